@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Set the suite up on a fresh Debian/Ubuntu machine:
+#  - the benchmarks and tools apt packages (as root, or through password-less
+#    sudo; otherwise say what to install: checks of a missing tool are skipped)
+#  - .venv with the exactly pinned Python dependencies (requirements.txt)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# fio and strace: the storage checks and their witness; util-linux: flock
+# (one benchmark at a time) and findmnt (scratch file system records)
+packages="fio strace util-linux python3-venv"
+
+if [ "$(id -u)" = 0 ]; then
+    sudo=""
+elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    sudo="sudo"
+else
+    sudo="unavailable"
+fi
+
+if [ "$sudo" != unavailable ] && command -v apt-get >/dev/null; then
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages
+else
+    echo "setup: cannot install system packages here; install: $packages" >&2
+fi
+
+python3 -m venv .venv
+.venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+.venv/bin/pip install -q --disable-pip-version-check --no-deps -e .
+echo "setup: done; ReFrame $(.venv/bin/reframe --version), $(fio --version 2>/dev/null || echo 'fio missing')"

@@ -1,0 +1,80 @@
+'''S1. Cache flags: which cache does a write bandwidth measure?
+
+Pitfall catalogue S1; "Keeping It Real" (PDSW 2020) section II-D, Fig. 6.
+
+Buffered writes (fio's default) land in the page cache: the figure measures
+system calls and memcpy, not storage.  O_DIRECT bypasses the page cache but not
+the device's write-back cache; O_SYNC flushes both on every write.  A data
+service that must be durable sees the O_DIRECT+O_SYNC figure (paper: about
+1.5 GiB/s on a Summit NVMe drive), and opposite conclusions about O_DIRECT
+follow from the sync setting.
+'''
+
+import reframe as rfm
+from reframe.core.builtins import fixture, parameter, variable
+
+from microbench.checks import SCRATCH, GapCheck
+from microbench.fio import FioRounds, FioVariantCheck
+
+
+class fio_cache_flags_rounds(FioRounds):
+    '''16 threads, 32 KiB sequential writes, one file per thread, sustained
+    (``time_based``) for ``runtime_s``, under each set of open() flags.'''
+
+    #: open() flags of every write: none (fio's default), O_DIRECT, O_SYNC,
+    #: both.  No name starts another, so ``-n '%mode=direct'`` selects one.
+    flags = {'buffered': {'direct': 0, 'sync': 0},
+             'direct': {'direct': 1, 'sync': 0},
+             'sync': {'direct': 0, 'sync': 1},
+             'both': {'direct': 1, 'sync': 1}}
+    variants = tuple(flags)
+    page_cache_variants = ('buffered',)
+
+    #: Writer threads, one file each (paper: 16).
+    #:
+    #: :type: :class:`int`
+    #: :default: ``16``
+    numjobs = variable(int, value=16)
+
+    #: Size of each thread's file: large enough that no storage variant
+    #: wraps around within the runtime (the check fails if one does).
+    #:
+    #: :type: :class:`str`
+    #: :default: ``'4g'``
+    file_size = variable(str, value='4g')
+
+    def fio_options(self, variant):
+        return {'name': 'fio_cache_flags', 'directory': SCRATCH,
+                'rw': 'write', 'bs': self.block_size,
+                'numjobs': self.numjobs, 'thread': None,
+                'size': self.file_size, 'runtime': self.runtime_s,
+                'time_based': None, 'group_reporting': None,
+                **self.flags[variant]}
+
+
+@rfm.simple_test
+class fio_cache_flags(FioVariantCheck):
+    '''Write bandwidth under one set of open() flags.'''
+
+    #: ``buffered`` (fio's default), ``direct`` (O_DIRECT), ``sync``
+    #: (O_SYNC), ``both`` (O_DIRECT and O_SYNC).
+    mode = parameter(fio_cache_flags_rounds.variants)
+    knob = 'mode'
+    rounds = fixture(fio_cache_flags_rounds, scope='environment')
+    reference = {'$ref': 'references/fio.yaml'}
+
+
+@rfm.simple_test
+class fio_cache_flags_gap(GapCheck):
+    '''How much each cache flatters the durable figure.'''
+
+    pitfall = fio_cache_flags
+    gaps = {
+        # The page cache over storage: "O_DIRECT is slow"
+        'buffered_over_direct': ('buffered', 'direct'),
+        # The device's write-back cache over write-through
+        'direct_over_both': ('direct', 'both'),
+        # O_DIRECT under O_SYNC: the opposite conclusion about O_DIRECT
+        'both_over_sync': ('both', 'sync'),
+    }
+    reference = {'$ref': 'references/fio.yaml'}

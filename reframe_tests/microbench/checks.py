@@ -1,0 +1,395 @@
+'''Base classes of every check of the suite.
+
+A pitfall is measured by three kinds of tests:
+
+- :class:`Rounds`, a fixture: one job runs every variant of the pitfall on
+  the same node, round-robin (sample 1 of each variant, then sample 2, ...),
+  so that drift of the machine during the job hits every variant alike (the
+  paper's method);
+- :class:`VariantCheck`, the check a user selects, parameterised by the
+  pitfall's knob: the figures of one variant, read from the rounds job;
+- :class:`GapCheck`: the gaps between the variants, from the variant checks
+  of the same session, partition and environment.
+
+The job script of a rounds fixture reads top to bottom as::
+
+    take the node's benchmark lock       (never two benchmarks side by side)
+    record the node; skip if the tool is missing; record its version
+    make a private scratch directory     (removed on exit, pass or fail)
+    record its file system and mount options
+    run each variant's witness on its own short sample, if there is one
+    record the exact command of every variant
+    for sample in 1..samples, for variant in the variants:
+        run the variant's command; record a failure (the variant is then
+        dropped from later rounds) or keep its output; empty the scratch
+'''
+
+import os
+
+import reframe as rfm
+import reframe.utility.sanity as sn
+import reframe.utility.udeps as udeps
+from reframe.core.builtins import (run_after, run_before, sanity_function,
+                                   variable)
+from reframe.core.exceptions import SanityError
+
+from microbench import records
+
+#: Shell variable holding the private scratch directory of a job
+SCRATCH = '$scratch'
+
+#: Marks, on a job's stderr, which variant's run the lines below belong to
+STDERR_MARK = 'microbench: stderr of '
+
+
+class Recorded(rfm.RegressionTestPlugin):
+    '''What every perflog record of the suite carries.'''
+
+    #: Number of samples of every variant (the paper took 50).
+    #:
+    #: :type: :class:`int`
+    #: :default: ``3``
+    samples = variable(int, value=3)
+
+    #: The value of the pitfall's knob for this variant.
+    variant = variable(str, value='')
+
+    #: The samples of the variant's main figure, comma-separated.
+    sample_values = variable(str, value='')
+
+    #: What the main figure measures: ``storage``, ``page cache``, ``gap``.
+    measures = variable(str, value='')
+
+    #: Benchmark tool and its version, as it reports it.
+    tool = variable(str, value='')
+    tool_version = variable(str, value='')
+
+    #: Node(s) the benchmark ran on.
+    node = variable(str, value='')
+
+    #: Scratch directory, its file system type and mount options.
+    scratch = variable(str, value='')
+    scratch_fstype = variable(str, value='')
+    scratch_mount_options = variable(str, value='')
+
+    #: The exact command line of every sample.
+    command_line = variable(str, value='')
+
+    #: What the witness saw (empty where the check has none).
+    witness = variable(str, value='')
+
+
+class Rounds(rfm.RunOnlyRegressionTest, Recorded):
+    '''Every variant of a pitfall in one job, round-robin (a fixture).
+
+    Subclasses set :attr:`executable`, :attr:`variants` and
+    :attr:`version_command`, and implement :meth:`variant_args`.
+    '''
+
+    #: Root of the scratch directories; default: the partition's
+    #: ``extras.scratch``, else the test's stage directory.  Each job makes
+    #: a private directory below it and removes it on exit.
+    #:
+    #: :type: :class:`str` or :obj:`None`
+    #: :default: :obj:`None`
+    scratch_dir = variable(str, type(None), value=None)
+
+    #: The values of the pitfall's knob, in the order of every round
+    variants = ()
+
+    #: Command that prints the tool's version
+    version_command = None
+
+    valid_systems = ['*']
+    valid_prog_environs = ['*']
+
+    def variant_args(self, variant):
+        '''Arguments of the tool for one sample of ``variant``.'''
+        raise NotImplementedError
+
+    def witness_commands(self, variant):
+        '''Shell lines of the variant's witness, on a short sample.'''
+        return []
+
+    def sample_commands(self):
+        '''Shell lines run after a successful sample (``$variant`` and
+        ``$sample`` are set), before the scratch directory is emptied.'''
+        return []
+
+    def expected_seconds(self):
+        '''Upper bound of the seconds one sample takes.'''
+        return 300
+
+    @run_after('init')
+    def record_tool(self):
+        self.tool = self.tool or self.executable
+
+    @run_after('setup')
+    def resolve_scratch(self):
+        if self.scratch_dir is None:
+            self.scratch_dir = self.current_partition.extras.get(
+                'scratch', os.path.join(self.stagedir, 'scratch')
+            )
+
+        self.time_limit = (len(self.variants) * self.samples
+                           * self.expected_seconds() + 300)
+
+    def launch(self, *argv):
+        '''A command line as the partition's launcher runs it.'''
+        launcher = self.job.launcher.run_command(self.job)
+        return ' '.join([launcher, *argv]).strip()
+
+    def checked(self, command, what):
+        '''Shell lines running ``command``; exit with a record on failure.'''
+        return [
+            command,
+            'rc=$?',
+            'if [ $rc -ne 0 ]; then',
+            '    ' + records.echo('failed',
+                                  f'{what} exited with code $rc: {command}'),
+            '    exit $rc',
+            'fi'
+        ]
+
+    def clean_scratch(self):
+        return [f'find {SCRATCH} -mindepth 1 -delete',
+                f'sync -f {SCRATCH} 2>/dev/null || sync']
+
+    def _prologue(self):
+        tool, root = self.executable, self.scratch_dir
+        return [
+            '# One benchmark at a time on this node, whatever the policy',
+            'if command -v flock >/dev/null; then',
+            '    exec 9>>/tmp/microbench-$(id -u).lock && flock 9',
+            'fi',
+            records.echo('node', '$(hostname)'),
+            records.echo('start', '$(date +%s.%N)'),
+            f'if ! command -v {tool} >/dev/null 2>&1; then',
+            '    ' + records.echo('missing', tool),
+            '    exit 0',
+            'fi',
+            records.echo('version', f'$({self.version_command} 2>&1)'),
+            *self.checked(f'mkdir -p {root}', 'mkdir'),
+            f'scratch=$(mktemp -d {root}/{self.unique_name}.XXXXXX) || {{',
+            '    ' + records.echo('failed', f'mktemp -d in {root} exited '
+                                  'with code $?'),
+            '    exit 1',
+            '}',
+            "trap 'rm -rf -- \"$scratch\"' EXIT",
+            "trap 'exit 143' TERM",
+            "trap 'exit 130' INT",
+            records.echo('scratch', SCRATCH),
+            records.echo('scratch_fstype',
+                         '$(findmnt -n -o FSTYPE --target $scratch)'),
+            records.echo('scratch_mount_options',
+                         '$(findmnt -n -o OPTIONS --target $scratch)'),
+        ]
+
+    @run_before('run')
+    def write_rounds(self):
+        # ReFrame emits the launcher and the command of one sample, with the
+        # arguments of the variant of the round in $args
+        self.executable_opts = ['$args']
+        command = self.launch(self.executable, '$args')
+        arguments = [f'    {v}) args="{" ".join(self.variant_args(v))}" ;;'
+                     for v in self.variants]
+        self.prerun_cmds = [
+            *self._prologue(),
+            *(line for v in self.variants for line in self.witness_commands(v)),
+            'variant_args() {',
+            '    case $1 in',
+            *arguments,
+            '    esac',
+            '}',
+            *(records.echo('command', f'{v}: {self.launch(self.executable, *self.variant_args(v))}')
+              for v in self.variants),
+            'failed=""',
+            '# Round-robin: one sample of every variant per round',
+            f'for sample in $(seq 1 {self.samples}); do',
+            f'for variant in {" ".join(self.variants)}; do',
+            'case " $failed " in *" $variant "*) continue ;; esac',
+            'variant_args $variant',
+            f'echo "{STDERR_MARK}$variant sample $sample" >&2',
+        ]
+        self.postrun_cmds = [
+            'rc=$?',
+            'if [ $rc -ne 0 ]; then',
+            '    ' + records.echo('failed', f'$variant: {self.tool} exited '
+                                  f'with code $rc: {command}'),
+            '    failed="$failed $variant"',
+            'else',
+            *('    ' + line for line in self.sample_commands()),
+            'fi',
+            *self.clean_scratch(),
+            'done',
+            'done',
+            records.echo('end', '$(date +%s.%N)'),
+        ]
+
+    def explain(self, failure, variant=None):
+        '''Diagnosis of a failure, from what the tool printed on stderr
+        (for one variant, or last); appended to the failure message.'''
+        return ''
+
+    def stderr_of(self, variant=None):
+        '''What the job printed on stderr during the last run of
+        ``variant`` (the witness or a sample), or since the last marker.'''
+        blocks, current = {}, None
+        for line in self.read_stderr().splitlines():
+            if line.startswith(STDERR_MARK):
+                current = line[len(STDERR_MARK):].split()[0]
+                blocks[current] = []
+            else:
+                blocks.setdefault(current, []).append(line)
+
+        return '\n'.join(blocks.get(variant if variant else current, []))
+
+    @sanity_function
+    def collect(self):
+        self.records = records.parse(self.read_output())
+        recs = self.records
+        self.node = ','.join(recs.get('node', []))
+        if 'missing' in recs:
+            self.skip(f'{recs["missing"][0]} not found on PATH '
+                      f'on {self.node or "the node"}')
+
+        for failure in recs.get('failed', []):
+            if failure.split(': ', 1)[0] not in self.variants:
+                raise SanityError(failure + self.explain(failure))
+
+        if not recs.get('node'):
+            raise SanityError(f'the job printed no records: it did not run '
+                              f'(see {self.job.stdout}, {self.job.stderr})')
+
+        if 'end' not in recs:
+            raise SanityError('the job ended before its last round '
+                              '(killed or timed out?)')
+
+        self.tool_version = ' '.join(recs.get('version', []))
+        self.scratch = ' '.join(recs.get('scratch', []))
+        self.scratch_fstype = ' '.join(recs.get('scratch_fstype', []))
+        self.scratch_mount_options = ' '.join(
+            recs.get('scratch_mount_options', [])
+        )
+        return True
+
+    def read_output(self, name=None):
+        try:
+            with open(os.path.join(self.stagedir,
+                                   name or self.job.stdout)) as fp:
+                return fp.read()
+        except OSError as err:
+            raise SanityError(f'no job output: {err}') from None
+
+    def read_stderr(self):
+        try:
+            return self.read_output(self.job.stderr)
+        except SanityError:
+            return ''
+
+
+class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
+    '''One variant of a pitfall: its figures come from the rounds job that
+    measured it together with every other variant of the pitfall.
+
+    Subclasses set :attr:`knob` (the name of their parameter), a
+    ``rounds = fixture(..., scope='environment')`` and implement
+    :meth:`validate_samples`.
+    '''
+
+    #: Name of the parameter that is the pitfall's knob
+    knob = None
+
+    valid_systems = ['*']
+    valid_prog_environs = ['*']
+    local = True
+    executable = 'true'
+
+    @run_after('init')
+    def record_variant(self):
+        self.variant = str(getattr(self, self.knob))
+
+    def validate_samples(self, recs):
+        '''Parse the samples of the variant, set :attr:`figure`; raise
+        :class:`SanityError` saying what is wrong with them.'''
+        raise NotImplementedError
+
+    @sanity_function
+    def validate(self):
+        rounds = self.rounds
+        for name in ('samples', 'tool', 'tool_version', 'node', 'scratch',
+                     'scratch_fstype', 'scratch_mount_options'):
+            setattr(self, name, getattr(rounds, name))
+
+        recs = records.of_variant(rounds.records, self.variant)
+        self.command_line = ' '.join(recs.get('command', []))
+        if 'failed' in recs:
+            failure = recs['failed'][-1]
+            raise SanityError(f'{failure}'
+                              f'{rounds.explain(failure, self.variant)}')
+
+        ran = len(recs.get('sample', []))
+        if ran != rounds.samples:
+            raise SanityError(f'{ran} of {rounds.samples} samples of '
+                              f'{self.variant} ran')
+
+        self.validate_samples(recs)
+        self.sample_values = str(self.figure)
+        return True
+
+
+class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
+    '''The gaps between the variants of one pitfall check.
+
+    Each gap is the ratio of the median of a benchmark-default variant to the
+    median of a realistic one.  The inputs are the variants of
+    :attr:`pitfall` in the same ReFrame session, on the same partition and
+    programming environment (a dependency on each, ``udeps.by_env``), all
+    measured round-robin by one job on one node.
+    '''
+
+    #: The variant check class whose variants are compared
+    pitfall = None
+
+    #: gap name -> (benchmark-default variant, realistic variant)
+    gaps = {}
+
+    valid_systems = ['*']
+    valid_prog_environs = ['*']
+    local = True
+    executable = 'true'
+    measures = 'gap'
+    variant = 'gap'
+
+    @run_after('init')
+    def depend_on_variants(self):
+        for num in range(self.pitfall.num_variants):
+            self.depends_on(self.pitfall.variant_name(num), udeps.by_env)
+
+        self.perf_variables = {
+            name: sn.make_performance_function(self._ratio, 'x', *pair)
+            for name, pair in self.gaps.items()
+        }
+
+    def _inputs(self):
+        deps = [self.getdep(self.pitfall.variant_name(num))
+                for num in range(self.pitfall.num_variants)]
+        return {dep.variant: dep for dep in deps}
+
+    def _ratio(self, default, realistic):
+        inputs = self._inputs()
+        return inputs[default].figure.median / inputs[realistic].figure.median
+
+    @sanity_function
+    def collect_inputs(self):
+        inputs = self._inputs()
+        first = next(iter(inputs.values()))
+        for name in ('samples', 'tool', 'tool_version', 'node', 'scratch',
+                     'scratch_fstype', 'scratch_mount_options'):
+            setattr(self, name, getattr(first, name))
+
+        self.command_line = ' ; '.join(f'{name}: {dep.command_line}'
+                                       for name, dep in inputs.items())
+        self.sample_values = ' ; '.join(f'{name}: {dep.sample_values}'
+                                        for name, dep in inputs.items())
+        return True

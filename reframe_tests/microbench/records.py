@@ -1,0 +1,50 @@
+'''What a run records about itself.
+
+A job script of the suite prints one line per fact it wants kept, on its
+standard output::
+
+    microbench: node: nid0042
+    microbench: version: fio-3.33
+    microbench: command: direct: fio --name=... --output=fio.json
+    microbench: sample: direct: 1 file_bytes=4294967296
+
+A key may repeat (one ``sample`` line per sample); the records of one variant
+of a rounds job start with the variant's name.  :func:`parse` collects
+them; the checks copy them into loggable variables so that every perflog
+record carries them.
+'''
+
+import re
+
+PREFIX = 'microbench:'
+_LINE = re.compile(r'^microbench: (?P<key>[a-z_]+): ?(?P<value>.*)$')
+
+
+def parse(text):
+    '''Return ``{key: [value, ...]}`` of every record line of ``text``.'''
+    records = {}
+    for line in text.splitlines():
+        match = _LINE.match(line)
+        if match:
+            records.setdefault(match['key'], []).append(match['value'].strip())
+
+    return records
+
+
+def echo(key, value):
+    '''A shell line that prints one record; ``value`` may use shell
+    expansions (it is put in double quotes).'''
+    return f'echo "{PREFIX} {key}: {value}"'
+
+
+def of_variant(recs, variant):
+    '''The records of one variant of a rounds job: the values that start
+    with ``<variant>: ``, without that prefix.'''
+    prefix = f'{variant}: '
+    mine = {}
+    for key, values in recs.items():
+        values = [v[len(prefix):] for v in values if v.startswith(prefix)]
+        if values:
+            mine[key] = values
+
+    return mine

@@ -1,0 +1,115 @@
+'''ReFrame configuration entry point of the suite.
+
+Point ReFrame at this file and every system of this folder is known:
+
+    export RFM_CONFIG_FILES=$PWD/systems/config.py
+    reframe -c reframe_tests -r
+
+Each other ``*.py`` file of this folder describes one system: a ``system``
+dictionary (ReFrame's ``systems`` entry) and, if it needs any, a list of
+``environments``.  This file merges them and adds what every system shares:
+logging (perflogs under ``perflogs/``), results storage and the modes.
+``local.py`` is the embedded default: its hostname pattern matches any machine,
+so it is tried last.
+'''
+
+import importlib.util
+import os
+
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PERFLOG_DIR = os.path.join(ROOT, 'perflogs')
+
+
+def _load(path):
+    name = 'microbench_system_' + os.path.basename(path)[:-3]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _system_modules():
+    names = sorted(n for n in os.listdir(HERE)
+                   if n.endswith('.py') and n != 'config.py')
+    # The catch-all local system must be matched last
+    names.sort(key=lambda n: n == 'local.py')
+    return [_load(os.path.join(HERE, n)) for n in names]
+
+
+def _modes():
+    '''The suite's modes, from ``reframe_tests/modes.yaml``.'''
+    with open(os.path.join(ROOT, 'reframe_tests', 'modes.yaml')) as fp:
+        modes = yaml.safe_load(fp)
+
+    ret = []
+    for name, mode in modes.items():
+        options = list(mode.get('options', []))
+        for var, value in mode.get('set', {}).items():
+            options += ['-S', f'{var}={value}']
+
+        ret.append({'name': name, 'options': options})
+
+    return ret
+
+
+#: One perflog record per figure; '|'-separated with a header line, so
+#: ``pandas.read_csv(path, sep='|')`` reads it (see reframe_tests/microbench/perflog.py).
+PERFLOG_FIELDS = [
+    'check_job_completion_time', 'check_name', 'check_variant',
+    'check_system', 'check_partition', 'check_environ',
+    'check_perf_var', 'check_perf_value', 'check_perf_unit',
+    'check_perf_ref', 'check_perf_lower_thres', 'check_perf_upper_thres',
+    'check_perf_result', 'check_measures', 'check_samples', 'check_sample_values',
+    'check_tool', 'check_tool_version', 'check_node',
+    'check_scratch', 'check_scratch_fstype', 'check_scratch_mount_options',
+    'check_command_line', 'check_witness'
+]
+
+_modules = _system_modules()
+
+site_configuration = {
+    'systems': [m.system for m in _modules],
+    'environments': [env for m in _modules
+                     for env in getattr(m, 'environments', [])],
+    'modes': _modes(),
+    'general': [
+        {'check_search_path': [os.path.join(ROOT, 'reframe_tests')]},
+        *[g for m in _modules for g in getattr(m, 'general', [])],
+    ],
+    'storage': [
+        {
+            # Results storage, for --performance-compare across nights;
+            # RFM_SQLITE_DB_FILE moves it (ci/ keeps it between runs)
+            'enable': True,
+            'sqlite_db_file': os.path.join(PERFLOG_DIR, 'results.db'),
+        }
+    ],
+    'logging': [
+        {
+            # One perflog row per figure (long format)
+            'perflog_multiline': True,
+            'handlers': [
+                {
+                    'type': 'stream',
+                    'name': 'stdout',
+                    'level': 'info',
+                    'format': '%(message)s'
+                }
+            ],
+            'handlers_perflog': [
+                {
+                    'type': 'filelog',
+                    'prefix': '%(check_system)s/%(check_partition)s',
+                    'basedir': PERFLOG_DIR,
+                    'level': 'info',
+                    'format': '|'.join(f'%({f})s' for f in PERFLOG_FIELDS),
+                    'datefmt': '%FT%T%:z',
+                    'append': True
+                }
+            ]
+        }
+    ]
+}

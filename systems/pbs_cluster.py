@@ -1,0 +1,51 @@
+'''pbs_cluster: example facility system scheduled by PBS Pro, launched by
+Open MPI's mpirun.
+
+Node-local NVMe and a GPFS (IBM Storage Scale) scratch.  Same conventions as
+slurm_cluster.py: a partition names nodes and the storage target, ceilings are
+physical limits seen from one node, and jobs run one at a time on whole nodes.
+'''
+
+_compute = {
+    'scheduler': 'pbs',
+    'launcher': 'mpirun',
+    'environs': ['builtin'],
+    'max_jobs': 1,
+}
+
+system = {
+    'name': 'pbs_cluster',
+    'descr': 'Example PBS Pro cluster with Open MPI: node-local NVMe and GPFS',
+    'hostnames': [r'^pc-(login|cn)\d+'],
+    'modules_system': 'nomod',
+    'partitions': [
+        {
+            **_compute,
+            'name': 'nvme',
+            'descr': 'Compute nodes, node-local NVMe (3.84 TB, 3500 MB/s write)',
+            'access': ['-q workq', '-l place=excl'],
+            'features': ['nvme'],
+            'extras': {
+                'scratch': '/local/scratch/$USER/microbench',
+                'ceilings': {
+                    'storage_write_mib_s': 3338,
+                    'storage_read_mib_s': 6485,
+                },
+            },
+        },
+        {
+            **_compute,
+            'name': 'gpfs',
+            'descr': 'Compute nodes, GPFS scratch over HDR100 InfiniBand',
+            'access': ['-q workq', '-l place=excl'],
+            'features': ['gpfs'],
+            'extras': {
+                'scratch': '/gpfs/scratch/$USER/microbench',
+                'ceilings': {
+                    'storage_write_mib_s': 11921,
+                    'storage_read_mib_s': 11921,
+                },
+            },
+        },
+    ]
+}

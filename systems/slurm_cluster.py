@@ -1,0 +1,55 @@
+'''slurm_cluster: example facility system scheduled by Slurm, launched by srun.
+
+Modelled on a Summit-class node: a node-local NVMe drive and a Lustre
+scratch file system.  A partition is a set of nodes *and* the storage target
+the I/O checks write to (``extras.scratch``), so the same nodes appear twice.
+``extras.ceilings`` are physical limits of that target as seen from one node
+(device datasheet, NIC line rate): a storage figure above one is a cache effect
+or a broken measurement, never a fast system.  Jobs run one at a time on whole
+nodes, so no benchmark shares a device, a NIC or a file system client.
+'''
+
+_compute = {
+    'scheduler': 'slurm',
+    'launcher': 'srun',
+    'environs': ['builtin'],
+    'max_jobs': 1,
+}
+
+system = {
+    'name': 'slurm_cluster',
+    'descr': 'Example Slurm cluster: node-local NVMe and a Lustre scratch',
+    'hostnames': [r'^sc-(login|nid)\d+'],
+    'modules_system': 'nomod',
+    'partitions': [
+        {
+            **_compute,
+            'name': 'nvme',
+            'descr': 'Compute nodes, node-local NVMe (1.6 TB, 2000 MB/s write)',
+            'access': ['--partition=compute', '--exclusive'],
+            'features': ['nvme'],
+            'extras': {
+                'scratch': '/mnt/nvme/$USER/microbench',
+                'ceilings': {
+                    'storage_write_mib_s': 1907,
+                    'storage_read_mib_s': 5722,
+                },
+            },
+        },
+        {
+            **_compute,
+            'name': 'lustre',
+            'descr': 'Compute nodes, Lustre scratch over EDR InfiniBand',
+            'access': ['--partition=compute', '--exclusive'],
+            'features': ['lustre'],
+            'extras': {
+                'scratch': '/lustre/scratch/$USER/microbench',
+                'ceilings': {
+                    # One EDR link (100 Gb/s) caps what one client moves
+                    'storage_write_mib_s': 11921,
+                    'storage_read_mib_s': 11921,
+                },
+            },
+        },
+    ]
+}

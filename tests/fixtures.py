@@ -1,0 +1,30 @@
+'''Real tool outputs kept under tests/data, read as the tool printed them.'''
+
+import os
+
+DATA = os.path.join(os.path.dirname(__file__), 'data')
+
+
+def path(name):
+    return os.path.join(DATA, name)
+
+
+def text(name):
+    '''The output, without the ``# cmd:`` / ``# rc=`` lines added on saving.'''
+    with open(path(name)) as fp:
+        lines = fp.read().splitlines(keepends=True)
+
+    return ''.join(ln for ln in lines
+                   if not ln.startswith(('# cmd:', '# rc=')))
+
+
+def section(name, title):
+    '''One ``## ---- title ... ----`` section of a composite output.'''
+    out, inside = [], False
+    for line in text(name).splitlines(keepends=True):
+        if line.startswith('## ----'):
+            inside = line.startswith(f'## ---- {title}')
+        elif inside:
+            out.append(line)
+
+    return ''.join(out)

@@ -1,0 +1,86 @@
+'''The suite as the tests see it: systems, check classes, reference files,
+and a way to run ReFrame on it.'''
+
+import importlib
+import importlib.util
+import inspect
+import os
+import subprocess
+import sys
+
+import yaml
+
+from microbench.checks import GapCheck, VariantCheck
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CHECKS_DIR = os.path.join(ROOT, 'reframe_tests')
+CONFIG = os.path.join(ROOT, 'systems', 'config.py')
+REFRAME = os.path.join(os.path.dirname(sys.executable), 'reframe')
+
+
+def site_configuration():
+    spec = importlib.util.spec_from_file_location('suite_config', CONFIG)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.site_configuration
+
+
+def partitions():
+    '''{'system:partition': partition config} of every system.'''
+    return {f'{s["name"]}:{p["name"]}': p
+            for s in site_configuration()['systems']
+            for p in s['partitions']}
+
+
+def facility_partitions():
+    return {name: p for name, p in partitions().items()
+            if not name.startswith('local:')}
+
+
+def check_classes():
+    '''Every check class of every check file, by name.'''
+    classes = {}
+    for filename in sorted(os.listdir(CHECKS_DIR)):
+        if not filename.endswith('.py'):
+            continue
+
+        module = importlib.import_module(filename[:-3])
+        for name, cls in inspect.getmembers(module, inspect.isclass):
+            if (cls.__module__ == module.__name__
+                    and issubclass(cls, (VariantCheck, GapCheck))):
+                classes[name] = cls
+
+    return classes
+
+
+def figures(cls):
+    '''{figure name: unit} of a check class.'''
+    if issubclass(cls, GapCheck):
+        return {name: 'x' for name in cls.gaps}
+
+    return {name: inspect.getclosurevars(fn).nonlocals['unit']
+            for name, fn in cls._rfm_perf_fns.items()}
+
+
+def reference_file(cls):
+    '''The ``$ref`` file of a check class (ReFrame keeps it privately).'''
+    ref = cls.var_space['reference'].default_value
+    return getattr(ref, '_ReferenceDict__ref_file', None)
+
+
+def load_references(relpath):
+    with open(os.path.join(CHECKS_DIR, relpath)) as fp:
+        return yaml.safe_load(fp)
+
+
+def reframe(*args, env=None, cwd=None, config=True, timeout=900):
+    '''Run ReFrame on the suite; return the completed process.'''
+    environ = dict(os.environ)
+    environ.pop('RFM_CONFIG_FILES', None)
+    if config:
+        environ['RFM_CONFIG_FILES'] = CONFIG
+
+    environ.update(env or {})
+    return subprocess.run([REFRAME, '-c', CHECKS_DIR, *args],
+                          env=environ, cwd=cwd or ROOT, timeout=timeout,
+                          capture_output=True, text=True)

@@ -1,0 +1,217 @@
+'''End to end: the real fio, through ReFrame, on the local default.
+
+One run of every check in the quick mode, then the faults: a missing tool,
+a fio error, O_DIRECT rejected by the file system, and the builtin generic
+system without any configuration.
+'''
+
+import glob
+import json
+import os
+import shutil
+import socket
+import subprocess
+
+import pytest
+
+import suite
+from microbench import perflog, records
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which('fio') is None,
+                       reason='fio is not installed (apt-get install fio)'),
+]
+
+
+def run(tmp, *args, config=True):
+    return suite.reframe(
+        '-r', '--prefix', str(tmp), '--perflogdir', str(tmp / 'perflogs'),
+        '--report-file', str(tmp / 'report.json'), *args,
+        env={'RFM_SQLITE_DB_FILE': str(tmp / 'results.db')},
+        config=config, cwd=str(tmp)
+    )
+
+
+def job_records(tmp):
+    '''{test name: records} of every job output of a run.'''
+    out = {}
+    for path in glob.glob(str(tmp / 'output' / '*' / '*' / '*' / '*' /
+                               'rfm_job.out')):
+        with open(path) as fp:
+            out[os.path.basename(os.path.dirname(path))] = records.parse(
+                fp.read()
+            )
+
+    return out
+
+
+def assert_never_side_by_side(tmp):
+    windows = sorted((float(r['start'][0]), float(r['end'][0]))
+                     for r in job_records(tmp).values() if 'end' in r)
+    assert len(windows) >= 2
+    for (_, end), (start, _) in zip(windows, windows[1:]):
+        assert start >= end, f'two benchmarks overlapped: {windows}'
+
+
+@pytest.fixture(scope='module')
+def quick(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp('quick')
+    (tmp / 'scratch').mkdir()
+    proc = run(tmp, '--mode', 'quick', '-S', f'scratch_dir={tmp}/scratch')
+    return tmp, proc, perflog.load(str(tmp / 'perflogs'))
+
+
+def test_every_check_passes(quick):
+    _, proc, _ = quick
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert 'Ran 14/14 test case(s)' in proc.stdout   # 3 rounds jobs
+    assert '0 failure(s)' in proc.stdout
+
+
+def test_perflog_records_what_ran(quick):
+    tmp, _, frame = quick
+    version = subprocess.run(['fio', '--version'], capture_output=True,
+                             text=True).stdout.strip()
+    fstype = subprocess.run(['findmnt', '-n', '-o', 'FSTYPE', '--target',
+                             str(tmp / 'scratch')],
+                            capture_output=True, text=True).stdout.strip()
+    # The rounds jobs are logged too, without figures
+    rows = frame[(frame['measures'] != 'gap') & (frame['perf_var'] != 'null')]
+    assert len(rows) == 8 * 4        # 8 variants x 4 figures
+    assert set(rows['system']) == {'local'}
+    assert set(rows['tool_version']) == {version}
+    assert set(rows['node']) == {socket.gethostname()}
+    assert set(rows['scratch_fstype']) == {fstype}
+    assert all(rows['scratch_mount_options'].str.contains('rw'))
+    assert all(rows['samples'] == 3)
+    assert all(rows['command_line'].str.startswith('fio --name='))
+    assert all(rows['command_line'].str.contains(f'--directory={tmp}/scratch/'
+                                                 '|--filename=' f'{tmp}/scratch/'))
+    for _, row in rows[rows['perf_var'] == 'write_median_mib_s'].iterrows():
+        samples = [float(v) for v in row['sample_values'].split(',')]
+        assert len(samples) == 3
+        assert min(samples) <= float(row['perf_value']) <= max(samples)
+        assert row['perf_unit'] == 'MiB/s'
+
+
+def _figure(frame, name, var):
+    rows = frame[(frame['name'] == name) & (frame['perf_var'] == var)]
+    assert len(rows) == 1, (name, var)
+    return rows.iloc[0]
+
+
+@pytest.mark.parametrize('name,gap', [
+    ('fio_cache_flags_gap', 'buffered_over_direct'),
+    ('fio_fallocate_gap', 'preallocated_over_none'),
+    ('fio_time_based_overwrite_gap', 'overwrite_over_baseline'),
+])
+def test_gap_directions_are_checked(quick, name, gap):
+    _, _, frame = quick
+    row = _figure(frame, name, gap)
+    assert float(row['perf_value']) > 1
+    assert float(row['perf_ref']) == 1.0       # the direction reference
+    assert row['perf_result'] == 'pass'
+
+
+def test_witnesses(quick):
+    _, _, frame = quick
+    default = _figure(frame, 'fio_fallocate %fallocate=default',
+                      'write_median_mib_s')
+    none = _figure(frame, 'fio_fallocate %fallocate=none',
+                   'write_median_mib_s')
+    assert default['witness'].startswith('1 fallocate() calls in strace')
+    assert none['witness'].startswith('0 fallocate() calls in strace')
+    small = _figure(frame, 'fio_time_based_overwrite %file=small',
+                    'overwrite_factor')
+    large = _figure(frame, 'fio_time_based_overwrite %file=large',
+                    'overwrite_factor')
+    assert float(small['perf_value']) > 1
+    assert float(large['perf_value']) < 1
+
+
+def test_scratch_files_are_removed(quick):
+    tmp, _, _ = quick
+    assert os.listdir(tmp / 'scratch') == []
+
+
+def test_benchmarks_never_ran_side_by_side(quick):
+    tmp, _, _ = quick
+    assert_never_side_by_side(tmp)
+
+
+def test_missing_fio_is_a_skip(tmp_path):
+    proc = run(tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
+               '-S', 'fio_fallocate_rounds.executable=fio-not-installed')
+    assert proc.returncode == 0, proc.stdout
+    assert 'SKIP' in proc.stdout
+    assert 'fio-not-installed not found on PATH' in proc.stdout
+    assert 'Traceback' not in proc.stdout + proc.stderr
+
+
+def test_fio_error_names_command_and_exit_code(tmp_path):
+    (tmp_path / 'scratch').mkdir()
+    proc = run(tmp_path, '--mode', 'quick',
+               '-n', 'fio_time_based_overwrite%file=large',
+               '-S', 'iodepth=0', '-S', f'scratch_dir={tmp_path}/scratch')
+    assert proc.returncode != 0
+    assert ('fio exited with code 1: fio '
+            '--name=fio_time_based_overwrite_rounds' in proc.stdout)
+    assert '--iodepth=0' in proc.stdout
+    assert 'fio said: fio: failed parsing iodepth=0' in proc.stdout
+    assert os.listdir(tmp_path / 'scratch') == []
+
+
+@pytest.fixture
+def ramfs(tmp_path):
+    '''A ramfs mount: it rejects O_DIRECT (tmpfs accepts it since Linux 6.6).'''
+    mnt = tmp_path / 'ramfs'
+    mnt.mkdir()
+    mount = subprocess.run(['mount', '-t', 'ramfs', 'ramfs', str(mnt)],
+                           capture_output=True, text=True)
+    if mount.returncode != 0:
+        pytest.skip(f'cannot mount a ramfs here: {mount.stderr.strip()}')
+
+    yield mnt
+    subprocess.run(['umount', str(mnt)], check=True)
+
+
+def test_odirect_rejected_by_the_file_system(tmp_path, ramfs):
+    proc = run(tmp_path, '--mode', 'quick', '-n', 'fio_cache_flags%mode=direct',
+               '-S', f'scratch_dir={ramfs}', '-S', 'samples=1')
+    assert proc.returncode != 0
+    # The rounds job and the selected variant; buffered and sync ran fine
+    assert 'Ran 2/2 test case(s)' in proc.stdout
+    assert 'fio exited with code 16: fio --name=fio_cache_flags' in proc.stdout
+    assert ('O_DIRECT (direct=1) was rejected by the scratch file system '
+            f'ramfs at {ramfs}/') in proc.stdout
+    assert 'Traceback' not in proc.stdout
+    assert os.listdir(ramfs) == []
+
+
+def test_generic_system_without_configuration(tmp_path):
+    proc = run(tmp_path, '-n', 'fio_fallocate', '-n', 'fio_time_based',
+               '-S', 'runtime_s=2', '-S', 'witness_runtime_s=1',
+               '-S', 'file_size=8g', '-S', 'large_file_size=8g',
+               '-S', 'small_file_size=64m', '-S', 'samples=2', config=False)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert '@generic:default+builtin' in proc.stdout
+    assert 'Ran 8/8 test case(s)' in proc.stdout
+    # ReFrame's builtin perflog format: one row per run, every loggable
+    # attribute as a column; no reference anywhere (reference 0)
+    frame = perflog.load(str(tmp_path / 'perflogs'))
+    assert set(frame['system']) == {'generic'}
+    variants = frame[frame['variant'].isin(['default', 'none', 'large',
+                                            'small'])]
+    assert len(variants) == 4
+    assert all(variants['write_median_mib_s_ref'].astype(float) == 0)
+    assert all(variants['samples'].astype(int) == 2)
+    assert all(variants['tool_version'].str.startswith('fio-'))
+    gap = frame[frame['variant'] == 'gap']
+    assert all(gap['preallocated_over_none_ref'].dropna().astype(float) == 0)
+    # The scratch default: below the stage directory of the rounds job
+    stage = str(tmp_path / 'stage' / 'generic' / 'default' / 'builtin')
+    assert all(variants['scratch'].str.startswith(stage))
+    # ReFrame's generic system starts up to 8 jobs at once; the node lock
+    # still kept the two benchmark jobs apart
+    assert_never_side_by_side(tmp_path)

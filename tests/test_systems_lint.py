@@ -1,0 +1,122 @@
+'''systems/ and reference files agree with each other and with the checks.'''
+
+import re
+import socket
+
+import pytest
+
+import suite
+
+CHECKS = suite.check_classes()
+PARTITIONS = suite.partitions()
+FACILITY = suite.facility_partitions()
+
+
+def test_there_are_example_facility_systems_with_different_launchers():
+    systems = {name.split(':')[0] for name in FACILITY}
+    launchers = {p['launcher'] for p in FACILITY.values()}
+    assert len(systems) >= 2
+    assert len(launchers) >= 2
+
+
+def test_local_is_the_catch_all_default_and_matched_last():
+    systems = suite.site_configuration()['systems']
+    assert systems[-1]['name'] == 'local'
+    assert systems[-1]['hostnames'] == ['.*']
+    host = socket.gethostname()
+    for system in systems[:-1]:
+        assert not any(re.match(p, host) for p in system['hostnames']), (
+            f'{system["name"]} claims this machine ({host})'
+        )
+
+
+@pytest.mark.parametrize('name', sorted(PARTITIONS))
+def test_benchmarks_never_run_side_by_side(name):
+    assert PARTITIONS[name].get('max_jobs') == 1
+
+
+@pytest.mark.parametrize('name', sorted(FACILITY))
+def test_facility_partitions_name_scratch_and_ceilings(name):
+    extras = FACILITY[name]['extras']
+    assert extras['scratch'].startswith('/')
+    assert extras['ceilings']['storage_write_mib_s'] > 0
+
+
+def test_every_check_uses_external_references():
+    for name, cls in CHECKS.items():
+        assert suite.reference_file(cls), f'{name} has no $ref references'
+
+
+def _entries():
+    '''(check name, class, its references) for every check.'''
+    for name, cls in CHECKS.items():
+        refs = suite.load_references(suite.reference_file(cls))
+        yield name, cls, refs.get(name, {})
+
+
+def _by_partition(cls, entry):
+    '''{partition: {variant or None: {figure: reference}}}'''
+    entry = {k: v for k, v in entry.items() if k != '$index'}
+    if issubclass(cls, suite.VariantCheck):
+        return entry
+
+    return {part: {None: figs} for part, figs in entry.items()}
+
+
+def test_reference_keys_name_existing_partitions():
+    for name, cls, entry in _entries():
+        for part in _by_partition(cls, entry):
+            assert part in PARTITIONS, (
+                f'references of {name} name {part!r}, which is no partition '
+                f'of systems/ ({sorted(PARTITIONS)})'
+            )
+
+
+def test_every_check_has_references_on_every_facility_partition():
+    for name, cls, entry in _entries():
+        by_part = _by_partition(cls, entry)
+        if issubclass(cls, suite.VariantCheck):
+            assert entry.get('$index') == ['$partition', cls.knob]
+            variants = set(cls.param_space[cls.knob])
+        else:
+            variants = {None}
+
+        for part in FACILITY:
+            assert part in by_part, f'{name} has no references on {part}'
+            assert set(by_part[part]) == variants, (
+                f'{name} on {part}: references for {set(by_part[part])}, '
+                f'variants are {variants}'
+            )
+            for variant, figs in by_part[part].items():
+                assert figs, f'{name} {variant} on {part}: no figure'
+                if issubclass(cls, suite.GapCheck):
+                    assert set(figs) == set(cls.gaps), (
+                        f'{name} on {part}: every gap needs a reference'
+                    )
+
+
+def test_reference_figures_exist_and_units_match():
+    for name, cls, entry in _entries():
+        known = suite.figures(cls)
+        for part, variants in _by_partition(cls, entry).items():
+            for figs in variants.values():
+                for fig, (value, lower, upper, unit) in figs.items():
+                    where = f'{name} on {part}: {fig}'
+                    assert fig in known, f'{where} is not a figure of {name}'
+                    assert unit == known[fig], f'{where}: unit {unit}'
+                    assert value > 0, where
+                    assert lower is None or -1 <= lower <= 0, where
+                    assert upper is None or upper >= 0, where
+
+
+def test_local_checks_only_gap_directions():
+    for name, cls, entry in _entries():
+        local = _by_partition(cls, entry).get('local:default', {})
+        if issubclass(cls, suite.VariantCheck):
+            assert not local, f'{name}: no fixed references on local'
+
+        for figs in local.values():
+            for fig, ref in figs.items():
+                assert ref[:3] == [1.0, 0, None], (
+                    f'{name}: local {fig} must be a direction (> 1)'
+                )
