@@ -24,11 +24,11 @@ pytestmark = [
 ]
 
 
-def run(tmp, *args, config=True):
+def run(tmp, *args, config=True, env=None):
     return suite.reframe(
         '-r', '--prefix', str(tmp), '--perflogdir', str(tmp / 'perflogs'),
         '--report-file', str(tmp / 'report.json'), *args,
-        env={'RFM_SQLITE_DB_FILE': str(tmp / 'results.db')},
+        env={'RFM_SQLITE_DB_FILE': str(tmp / 'results.db'), **(env or {})},
         config=config, cwd=str(tmp)
     )
 
@@ -160,6 +160,26 @@ def test_fio_error_names_command_and_exit_code(tmp_path):
     assert '--iodepth=0' in proc.stdout
     assert 'fio said: fio: failed parsing iodepth=0' in proc.stdout
     assert os.listdir(tmp_path / 'scratch') == []
+
+
+def test_figure_above_a_ceiling_fails(tmp_path):
+    # The suite's configuration, with a storage write ceiling of 1 MiB/s
+    # declared on the local partition
+    config = tmp_path / 'ceiling_config.py'
+    config.write_text(
+        'import copy, importlib.util\n'
+        f'spec = importlib.util.spec_from_file_location("c", {suite.CONFIG!r})\n'
+        'module = importlib.util.module_from_spec(spec)\n'
+        'spec.loader.exec_module(module)\n'
+        'site_configuration = copy.deepcopy(module.site_configuration)\n'
+        'local = site_configuration["systems"][-1]["partitions"][0]\n'
+        'local["extras"] = {"ceilings": {"storage_write_mib_s": 1}}\n'
+    )
+    proc = run(tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
+               '-S', 'samples=1', env={'RFM_CONFIG_FILES': str(config)})
+    assert proc.returncode != 0
+    assert ('exceeds the storage write ceiling of local:default (1 MiB/s): '
+            'a cache effect or a broken measurement') in proc.stdout
 
 
 @pytest.fixture
