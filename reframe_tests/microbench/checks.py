@@ -82,7 +82,7 @@ class Recorded(rfm.RegressionTestPlugin):
 class Rounds(rfm.RunOnlyRegressionTest, Recorded):
     '''Every variant of a pitfall in one job, round-robin (a fixture).
 
-    Subclasses set :attr:`executable`, :attr:`variants` and
+    Subclasses set :attr:`executable`, :attr:`tool`, :attr:`variants` and
     :attr:`version_command`, and implement :meth:`variant_args`.
     '''
 
@@ -119,10 +119,6 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
     def expected_seconds(self):
         '''Upper bound of the seconds one sample takes.'''
         return 300
-
-    @run_after('init')
-    def record_tool(self):
-        self.tool = self.tool or self.executable
 
     @run_after('setup')
     def resolve_scratch(self):

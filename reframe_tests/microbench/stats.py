@@ -13,10 +13,6 @@ class Samples:
             raise ValueError('a figure needs at least one sample')
 
     @property
-    def count(self):
-        return int(self.values.size)
-
-    @property
     def median(self):
         return float(np.median(self.values))
 
@@ -30,8 +26,3 @@ class Samples:
 
     def __str__(self):
         return ','.join(f'{v:.6g}' for v in self.values)
-
-    def describe(self):
-        return (f'median {self.median:.6g} {self.unit} '
-                f'(min {self.min:.6g}, max {self.max:.6g}, '
-                f'{self.count} samples)')
