@@ -7,8 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # fio and strace: the storage checks and their witness; util-linux: flock
-# (one benchmark at a time) and findmnt (scratch file system records)
-packages="fio strace util-linux python3-venv"
+# (one benchmark at a time), findmnt (scratch records), taskset (binding);
+# mpich: mpirun for OSU; libfabric-bin: fi_info for fabtests; time: GNU time
+# for the client's CPU use.  OSU and fabtests themselves are not packaged:
+# at a facility they come from Spack (spack_envs/); here those checks skip.
+packages="fio strace util-linux python3-venv mpich libfabric-bin time"
 
 if [ "$(id -u)" = 0 ]; then
     sudo=""

@@ -65,7 +65,7 @@ PERFLOG_FIELDS = [
     'check_perf_result', 'check_measures', 'check_samples', 'check_sample_values',
     'check_tool', 'check_tool_version', 'check_node',
     'check_scratch', 'check_scratch_fstype', 'check_scratch_mount_options',
-    'check_command_line', 'check_witness'
+    'check_command_line', 'check_witness', 'check_note'
 ]
 
 _modules = _system_modules()

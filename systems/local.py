@@ -21,6 +21,8 @@ system = {
             'launcher': 'local',
             'environs': ['builtin'],
             'max_jobs': 1,
+            # The network checks run over loopback, both sides on this node
+            'features': ['network'],
         }
     ]
 }

@@ -24,9 +24,12 @@ system = {
             'name': 'nvme',
             'descr': 'Compute nodes, node-local NVMe (3.84 TB, 3500 MB/s write)',
             'access': ['-q workq', '-l place=excl'],
-            'features': ['nvme'],
+            'features': ['nvme', 'network'],
             'extras': {
                 'scratch': '/local/scratch/$USER/microbench',
+                'mpi': 'openmpi',
+                'fabric': {'provider': 'verbs', 'domain': 'mlx5_0',
+                           'address_suffix': '-ib'},
                 'ceilings': {
                     'storage_write_mib_s': 3338,
                     'storage_read_mib_s': 6485,
@@ -40,6 +43,7 @@ system = {
             'access': ['-q workq', '-l place=excl'],
             'features': ['gpfs'],
             'extras': {
+                'mpi': 'openmpi',
                 'scratch': '/gpfs/scratch/$USER/microbench',
                 'ceilings': {
                     'storage_write_mib_s': 11921,

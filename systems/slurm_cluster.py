@@ -2,7 +2,8 @@
 
 Modelled on a Summit-class node: a node-local NVMe drive and a Lustre
 scratch file system.  A partition is a set of nodes *and* the storage target
-the I/O checks write to (``extras.scratch``), so the same nodes appear twice.
+the I/O checks write to (``extras.scratch``), so the same nodes appear twice;
+the network checks run once, on the partition with the ``network`` feature.
 ``extras.ceilings`` are physical limits of that target as seen from one node
 (device datasheet, NIC line rate): a storage figure above one is a cache effect
 or a broken measurement, never a fast system.  Jobs run one at a time on whole
@@ -27,9 +28,12 @@ system = {
             'name': 'nvme',
             'descr': 'Compute nodes, node-local NVMe (1.6 TB, 2000 MB/s write)',
             'access': ['--partition=compute', '--exclusive'],
-            'features': ['nvme'],
+            'features': ['nvme', 'network'],
             'extras': {
                 'scratch': '/mnt/nvme/$USER/microbench',
+                # fabtests over verbs: rdma_cm addresses are the IPoIB names
+                'fabric': {'provider': 'verbs', 'domain': 'mlx5_0',
+                           'address_suffix': '-ib'},
                 'ceilings': {
                     'storage_write_mib_s': 1907,
                     'storage_read_mib_s': 5722,

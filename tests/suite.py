@@ -4,6 +4,7 @@ and a way to run ReFrame on it.'''
 import importlib
 import importlib.util
 import inspect
+import itertools
 import os
 import subprocess
 import sys
@@ -53,13 +54,35 @@ def check_classes():
     return classes
 
 
+def valid_partitions(cls):
+    '''The partitions of systems/ a check class runs on (the simple forms
+    of valid_systems the suite uses: *, +feature, system, system:part).'''
+    if issubclass(cls, GapCheck):
+        cls = cls.pitfall
+
+    valid = cls.var_space['valid_systems'].default_value
+
+    def match(name, part, spec):
+        if spec in ('*', '*:*', name, name.split(':')[0]):
+            return True
+
+        return spec.startswith('+') and spec[1:] in part.get('features', [])
+
+    return {name for name, part in partitions().items()
+            if any(match(name, part, spec) for spec in valid)}
+
+
 def figures(cls):
     '''{figure name: unit} of a check class.'''
     if issubclass(cls, GapCheck):
         return {name: 'x' for name in cls.gaps}
 
-    return {name: inspect.getclosurevars(fn).nonlocals['unit']
-            for name, fn in cls._rfm_perf_fns.items()}
+    return cls.figure_units()
+
+
+def knobs(cls):
+    '''The knob parameters of a variant check class, as a tuple.'''
+    return cls.knob if isinstance(cls.knob, tuple) else (cls.knob,)
 
 
 def reference_file(cls):
@@ -71,6 +94,11 @@ def reference_file(cls):
 def load_references(relpath):
     with open(os.path.join(CHECKS_DIR, relpath)) as fp:
         return yaml.safe_load(fp)
+
+
+def variants(cls):
+    '''Every variant of a variant check class, as tuples of knob values.'''
+    return set(itertools.product(*(cls.param_space[k] for k in knobs(cls))))
 
 
 def reframe(*args, env=None, cwd=None, config=True, timeout=900):

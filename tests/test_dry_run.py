@@ -7,44 +7,138 @@ import os
 import pytest
 
 import suite
+from microbench import launchers
 
-DIRECTIVE = {'slurm': '#SBATCH', 'pbs': '#PBS'}
-LAUNCH = {'srun': 'srun', 'mpirun': 'mpirun -np 1'}
+DIRECTIVE = {'slurm': '#SBATCH', 'pbs': '#PBS', 'torque': '#PBS'}
+
+#: How each example launcher must run fio, the two OSU ranks (one per node),
+#: one fabtests process on the server node, and bind it or not
+LAUNCH = {
+    'srun': {
+        'fio': 'srun fio',
+        'osu': 'srun osu_bw',
+        'server': 'srun --nodes=1 --ntasks=1 --nodelist=$server_node',
+        'bound': '--cpu-bind=cores', 'unbound': '--cpu-bind=none',
+    },
+    'mpirun': {     # Open MPI (pbs_cluster: extras.mpi = openmpi)
+        'fio': 'mpirun -np 1 fio',
+        'osu': 'mpirun -np 2 --map-by ppr:1:node osu_bw',
+        'server': 'mpirun -np 1 --host $server_node',
+        'bound': '--bind-to core', 'unbound': '--bind-to none',
+    },
+    'alps': {       # aprun binds by default
+        'fio': 'aprun -n 1 fio',
+        'osu': 'aprun -n 2 -N 1 osu_bw',
+        'server': 'aprun -n 1 -L $((10#${server_node#nid}))',
+        'bound': '', 'unbound': '--cc none',
+    },
+}
 
 
-@pytest.mark.parametrize('name', sorted(suite.facility_partitions()))
-def test_dry_run(name, tmp_path):
-    part = suite.facility_partitions()[name]
-    proc = suite.reframe('--dry-run', '--system', name,
-                         '--prefix', str(tmp_path))
+def scripts(stage, pattern):
+    return sorted(glob.glob(os.path.join(stage, '*', pattern, 'rfm_job.sh')))
+
+
+def read(path):
+    with open(path) as fp:
+        return fp.read()
+
+
+@pytest.fixture(scope='module', params=sorted(suite.facility_partitions()))
+def dry_run(request, tmp_path_factory):
+    name = request.param
+    tmp = tmp_path_factory.mktemp(name.replace(':', '_'))
+    proc = suite.reframe('--dry-run', '--system', name, '--prefix', str(tmp))
+    stage = os.path.join(tmp, 'stage', *name.split(':'))
+    return name, suite.facility_partitions()[name], proc, stage
+
+
+def test_every_check_dry_runs(dry_run):
+    name, part, proc, _ = dry_run
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert 'Ran 14/14 test case(s)' in proc.stdout
+    expected = 14 + (15 if 'network' in part['features'] else 0)
+    assert f'Ran {expected}/{expected} test case(s)' in proc.stdout
 
-    # The benchmark jobs: one rounds job per pitfall
-    stage = os.path.join(tmp_path, 'stage', *name.split(':'))
-    scripts = sorted(glob.glob(os.path.join(stage, '*', 'fio_*_rounds_*',
-                                            'rfm_job.sh')))
-    assert len(scripts) == 3
 
-    launch = LAUNCH[part['launcher']]
+def test_scheduler_directives(dry_run):
+    _, part, _, stage = dry_run
     directive = DIRECTIVE[part['scheduler']]
-    for script in scripts:
-        with open(script) as fp:
-            text = fp.read()
-
-        lines = text.splitlines()
+    for script in scripts(stage, '*_rounds_*'):
+        lines = read(script).splitlines()
         for option in part['access']:
             assert f'{directive} {option}' in lines, script
 
-        # Every sample of every variant runs fio through the launcher
-        assert f'{launch} fio $args' in lines, script
+
+def test_fio_runs_through_the_launcher(dry_run):
+    _, part, _, stage = dry_run
+    launch = LAUNCH[part['launcher']]['fio']
+    found = scripts(stage, 'fio_*_rounds_*')
+    assert len(found) == 3
+    for script in found:
+        text = read(script)
+        lines = text.splitlines()
         assert 'for sample in $(seq 1 3); do' in lines
         assert part['extras']['scratch'] in text
         commands = [ln for ln in lines
                     if ln.startswith('echo "microbench: command: ')]
-        assert commands and all(f': {launch} fio --name=' in ln
+        assert commands and all(f': {launch} --name=' in ln
                                 for ln in commands), script
         if 'fio_fallocate' in script:
-            witnesses = [ln.strip() for ln in lines
-                         if ln.strip().startswith(f'{launch} strace -f -c')]
-            assert len(witnesses) == 2, script
+            assert text.count(f'    {launch.replace(" fio", "")} strace -f '
+                              '-c') == 2, script
+
+
+def test_osu_ranks_on_two_nodes(dry_run):
+    _, part, _, stage = dry_run
+    found = scripts(stage, 'osu_buffer_reuse_rounds_*')
+    if 'network' not in part['features']:
+        assert not found
+        return
+
+    text = read(found[0])
+    osu = LAUNCH[part['launcher']]['osu']
+    assert (f'osu_bw.single: {osu} -m 32768:32768 -W 64"') in text
+    assert (f'osu_bw.multiple: {osu} -m 32768:32768 -W 64 -b multiple"'
+            in text)
+    assert f'if ! {osu} --help 2>&1 | grep -q -- --buffer-num; then' in text
+
+
+@pytest.mark.parametrize('check', ['fabtests_completion', 'fabtests_binding'])
+def test_fabtests_server_and_client_on_two_nodes(dry_run, check):
+    _, part, _, stage = dry_run
+    found = scripts(stage, f'{check}_rounds_*')
+    if 'network' not in part['features']:
+        assert not found
+        return
+
+    text = read(found[0])
+    launch = LAUNCH[part['launcher']]
+    client = launch['server'].replace('server_node', 'client_node')
+    provider = part['extras']['fabric']['provider']
+    assert 'server_node=${nodes[0]}' in text
+    assert 'client_node=${nodes[1]:-${nodes[0]}}' in text
+    assert f'{launch["server"]} fi_info -p {provider}' in text
+    if check == 'fabtests_completion':
+        assert (f'"{launch["server"]} fi_msg_pingpong -p {provider}'
+                in text)
+        assert f'{client} /usr/bin/time -v timeout 120 fi_msg_pingpong' in text
+        assert '-S 100 -c fd $server_addr"' in text
+        return
+
+    for variant in ('bound', 'unbound'):
+        options = f' {launch[variant]}' if launch[variant] else ''
+        assert (f'microbench: command: {variant}: {client}{options} '
+                f'/usr/bin/time -v timeout 120 fi_msg_bw -p {provider}'
+                in text), variant
+        assert (f'microbench: cpus: {variant}: server=$({launch["server"]}'
+                f'{options} grep Cpus_allowed_list' in text), variant
+
+
+def test_mpich_hydra_spellings():
+    # No example partition uses MPICH's mpiexec; its spellings still hold
+    assert launchers.BINDING['hydra'] == (['-bind-to', 'core'],
+                                          ['-bind-to', 'none'])
+    assert launchers.on_node('hydra', 'server_node') == (
+        'mpiexec -n 1 -hosts $server_node'
+    )
+    assert launchers.ONE_PER_NODE['hydra'] == ['-ppn', '1']

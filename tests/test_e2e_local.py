@@ -1,12 +1,11 @@
 '''End to end: the real fio, through ReFrame, on the local default.
 
-One run of every check in the quick mode, then the faults: a missing tool,
+One run of every storage check in the quick mode, then the faults: a missing tool,
 a fio error, O_DIRECT rejected by the file system, and the builtin generic
 system without any configuration.
 '''
 
 import glob
-import json
 import os
 import shutil
 import socket
@@ -58,7 +57,8 @@ def assert_never_side_by_side(tmp):
 def quick(tmp_path_factory):
     tmp = tmp_path_factory.mktemp('quick')
     (tmp / 'scratch').mkdir()
-    proc = run(tmp, '--mode', 'quick', '-S', f'scratch_dir={tmp}/scratch')
+    proc = run(tmp, '--mode', 'quick', '-n', '^fio_',
+               '-S', f'scratch_dir={tmp}/scratch')
     return tmp, proc, perflog.load(str(tmp / 'perflogs'))
 
 
@@ -142,7 +142,7 @@ def test_benchmarks_never_ran_side_by_side(quick):
 
 def test_missing_fio_is_a_skip(tmp_path):
     proc = run(tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
-               '-S', 'fio_fallocate_rounds.executable=fio-not-installed')
+               '-S', 'fio_fallocate_rounds.fio=fio-not-installed')
     assert proc.returncode == 0, proc.stdout
     assert 'SKIP' in proc.stdout
     assert 'fio-not-installed not found on PATH' in proc.stdout

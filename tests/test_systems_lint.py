@@ -55,12 +55,19 @@ def _entries():
 
 
 def _by_partition(cls, entry):
-    '''{partition: {variant or None: {figure: reference}}}'''
+    '''{partition: {variant (a tuple of knob values, () for a gap check):
+    {figure: reference}}}'''
     entry = {k: v for k, v in entry.items() if k != '$index'}
-    if issubclass(cls, suite.VariantCheck):
-        return entry
+    depth = len(suite.knobs(cls)) if issubclass(cls, suite.VariantCheck) else 0
 
-    return {part: {None: figs} for part, figs in entry.items()}
+    def flatten(tree, level):
+        if level == depth:
+            return {(): tree}
+
+        return {(key, *rest): figs for key, sub in tree.items()
+                for rest, figs in flatten(sub, level + 1).items()}
+
+    return {part: flatten(tree, 0) for part, tree in entry.items()}
 
 
 def test_reference_keys_name_existing_partitions():
@@ -70,18 +77,32 @@ def test_reference_keys_name_existing_partitions():
                 f'references of {name} name {part!r}, which is no partition '
                 f'of systems/ ({sorted(PARTITIONS)})'
             )
+            assert part in suite.valid_partitions(cls), (
+                f'references of {name} name {part!r}, where it does not run'
+            )
+
+
+def test_network_checks_run_once_per_facility_system():
+    for name, cls in CHECKS.items():
+        if 'network' not in str(cls.var_space['valid_systems'].default_value):
+            continue
+
+        systems = [p.split(':')[0] for p in suite.valid_partitions(cls)
+                   if p in FACILITY]
+        assert sorted(systems) == sorted(set(systems)), name
+        assert set(systems) == {p.split(':')[0] for p in FACILITY}, name
 
 
 def test_every_check_has_references_on_every_facility_partition():
     for name, cls, entry in _entries():
         by_part = _by_partition(cls, entry)
         if issubclass(cls, suite.VariantCheck):
-            assert entry.get('$index') == ['$partition', cls.knob]
-            variants = set(cls.param_space[cls.knob])
+            assert entry.get('$index') == ['$partition', *suite.knobs(cls)]
+            variants = suite.variants(cls)
         else:
-            variants = {None}
+            variants = {()}
 
-        for part in FACILITY:
+        for part in sorted(set(FACILITY) & suite.valid_partitions(cls)):
             assert part in by_part, f'{name} has no references on {part}'
             assert set(by_part[part]) == variants, (
                 f'{name} on {part}: references for {set(by_part[part])}, '
@@ -117,6 +138,6 @@ def test_local_checks_only_gap_directions():
 
         for figs in local.values():
             for fig, ref in figs.items():
-                assert ref[:3] == [1.0, 0, None], (
-                    f'{name}: local {fig} must be a direction (> 1)'
+                assert ref[:3] in ([1.0, 0, None], [1.0, None, 0]), (
+                    f'{name}: local {fig} must be a direction (> 1 or < 1)'
                 )

@@ -14,16 +14,18 @@ A pitfall is measured by three kinds of tests:
 The job script of a rounds fixture reads top to bottom as::
 
     take the node's benchmark lock       (never two benchmarks side by side)
-    record the node; skip if the tool is missing; record its version
+    record the node; skip if a tool is missing; record its version
     make a private scratch directory     (removed on exit, pass or fail)
     record its file system and mount options
     run each variant's witness on its own short sample, if there is one
     record the exact command of every variant
+    run_sample(): one sample of $variant (a case per variant)
     for sample in 1..samples, for variant in the variants:
-        run the variant's command; record a failure (the variant is then
-        dropped from later rounds) or keep its output; empty the scratch
+        run_sample; record a failure (the variant is then dropped from
+        later rounds) or keep its output; empty the scratch directory
 '''
 
+import inspect
 import os
 
 import reframe as rfm
@@ -31,15 +33,32 @@ import reframe.utility.sanity as sn
 import reframe.utility.udeps as udeps
 from reframe.core.builtins import (run_after, run_before, sanity_function,
                                    variable)
+from reframe.core.backends import getlauncher
 from reframe.core.exceptions import SanityError
 
 from microbench import records
+from microbench.stats import Samples
 
 #: Shell variable holding the private scratch directory of a job
 SCRATCH = '$scratch'
 
 #: Marks, on a job's stderr, which variant's run the lines below belong to
 STDERR_MARK = 'microbench: stderr of '
+
+#: Where the network checks run: partitions with a fabric to test (the
+#: ``network`` feature) and ReFrame's builtin generic system
+NETWORK = ['+network', 'generic']
+
+#: The statistics of every main figure
+STATISTICS = ('median', 'min', 'max')
+
+_UNIT_SUFFIX = {'MiB/s': 'mib_s', 'GiB/s': 'gib_s', 'us': 'us', 'x': 'x',
+                '%': 'percent'}
+
+
+def figure_name(name, stat, unit):
+    '''``write``, ``median``, ``MiB/s`` -> ``write_median_mib_s``'''
+    return f'{name}_{stat}_{_UNIT_SUFFIX[unit]}'
 
 
 class Recorded(rfm.RegressionTestPlugin):
@@ -78,12 +97,22 @@ class Recorded(rfm.RegressionTestPlugin):
     #: What the witness saw (empty where the check has none).
     witness = variable(str, value='')
 
+    #: Why the figure may not mean what it usually means (empty if none).
+    note = variable(str, value='')
+
 
 class Rounds(rfm.RunOnlyRegressionTest, Recorded):
     '''Every variant of a pitfall in one job, round-robin (a fixture).
 
-    Subclasses set :attr:`executable`, :attr:`tool`, :attr:`variants` and
-    :attr:`version_command`, and implement :meth:`variant_args`.
+    One sample of a variant is the shell function ``run_sample``: by default
+    it runs :meth:`variant_command` through the partition's launcher; a
+    subclass may give a variant a longer body (:meth:`sample_body`: a server
+    and a client, say).  ReFrame's own launcher line is the call of that
+    function (the job's launcher is the local one; the partition's launcher
+    is in every command instead).
+
+    Subclasses set :attr:`tool`, :attr:`variants`, :attr:`tools_needed` and
+    :attr:`version_command`, and implement :meth:`variant_command`.
     '''
 
     #: Root of the scratch directories; default: the partition's
@@ -97,15 +126,36 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
     #: The values of the pitfall's knob, in the order of every round
     variants = ()
 
-    #: Command that prints the tool's version
-    version_command = None
+    #: Whether the benchmark writes to a scratch directory
+    uses_scratch = True
 
     valid_systems = ['*']
     valid_prog_environs = ['*']
+    executable = 'run_sample'
 
-    def variant_args(self, variant):
-        '''Arguments of the tool for one sample of ``variant``.'''
+    def tools_needed(self):
+        '''Executables that must be on the node, or the check is skipped.'''
         raise NotImplementedError
+
+    def version_command(self):
+        '''A shell command printing the tool's version, or None.'''
+        return None
+
+    def variant_command(self, variant):
+        '''The command line of one sample of ``variant``.'''
+        raise NotImplementedError
+
+    def sample_body(self, variant):
+        '''Shell lines of one sample of ``variant``: they leave in ``cmd``
+        the command that failed, if any, may say in ``what`` what happened,
+        and end with its exit status.'''
+        return [f'cmd="{self.variant_command(variant)}"', '$cmd']
+
+    def setup_commands(self):
+        '''Shell lines run once before the witnesses and the rounds; they
+        may record a variant as unsupported (the variant check is then
+        skipped, saying why) and add it to ``$unsupported``.'''
+        return []
 
     def witness_commands(self, variant):
         '''Shell lines of the variant's witness, on a short sample.'''
@@ -115,6 +165,10 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         '''Shell lines run after a successful sample (``$variant`` and
         ``$sample`` are set), before the scratch directory is emptied.'''
         return []
+
+    def sample_record(self):
+        '''Facts of a successful sample appended to its record (shell).'''
+        return ''
 
     def expected_seconds(self):
         '''Upper bound of the seconds one sample takes.'''
@@ -130,10 +184,22 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         self.time_limit = (len(self.variants) * self.samples
                            * self.expected_seconds() + 300)
 
-    def launch(self, *argv):
-        '''A command line as the partition's launcher runs it.'''
-        launcher = self.job.launcher.run_command(self.job)
-        return ' '.join([launcher, *argv]).strip()
+    def launcher(self):
+        '''The launcher of the benchmark's processes.'''
+        return self._launcher
+
+    def launch(self, *argv, options=()):
+        '''A command line as the launcher runs it, with extra launcher
+        ``options``.'''
+        launcher = self.launcher()
+        saved = launcher.options
+        launcher.options = [*saved, *options]
+        try:
+            prefix = launcher.run_command(self.job)
+        finally:
+            launcher.options = saved
+
+        return ' '.join([prefix, *argv]).strip()
 
     def checked(self, command, what):
         '''Shell lines running ``command``; exit with a record on failure.'''
@@ -148,32 +214,52 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         ]
 
     def clean_scratch(self):
+        if not self.uses_scratch:
+            return []
+
         return [f'find {SCRATCH} -mindepth 1 -delete',
                 f'sync -f {SCRATCH} 2>/dev/null || sync']
 
     def _prologue(self):
-        tool, root = self.executable, self.scratch_dir
-        return [
+        lines = [
             '# One benchmark at a time on this node, whatever the policy',
             'if command -v flock >/dev/null; then',
             '    exec 9>>/tmp/microbench-$(id -u).lock && flock 9',
             'fi',
             records.echo('node', '$(hostname)'),
             records.echo('start', '$(date +%s.%N)'),
-            f'if ! command -v {tool} >/dev/null 2>&1; then',
-            '    ' + records.echo('missing', tool),
-            '    exit 0',
-            'fi',
-            records.echo('version', f'$({self.version_command} 2>&1)'),
+            '# Pass or fail: stop what still runs, remove the scratch files',
+            'scratch=""',
+            'cleanup() {',
+            '    kill $(jobs -p) 2>/dev/null',
+            '    wait',
+            '    if [ -n "$scratch" ]; then rm -rf -- "$scratch"; fi',
+            '}',
+            'trap cleanup EXIT',
+            "trap 'exit 143' TERM",
+            "trap 'exit 130' INT",
+        ]
+        for tool in self.tools_needed():
+            lines += [f'if ! command -v {tool} >/dev/null 2>&1; then',
+                      '    ' + records.echo('missing', tool),
+                      '    exit 0',
+                      'fi']
+
+        if self.version_command():
+            lines.append(records.echo('version',
+                                      f'$({self.version_command()} 2>&1)'))
+
+        if not self.uses_scratch:
+            return lines
+
+        root = self.scratch_dir
+        return lines + [
             *self.checked(f'mkdir -p {root}', 'mkdir'),
             f'scratch=$(mktemp -d {root}/{self.unique_name}.XXXXXX) || {{',
             '    ' + records.echo('failed', f'mktemp -d in {root} exited '
                                   'with code $?'),
             '    exit 1',
             '}',
-            "trap 'rm -rf -- \"$scratch\"' EXIT",
-            "trap 'exit 143' TERM",
-            "trap 'exit 130' INT",
             records.echo('scratch', SCRATCH),
             records.echo('scratch_fstype',
                          '$(findmnt -n -o FSTYPE --target $scratch)'),
@@ -183,38 +269,51 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
 
     @run_before('run')
     def write_rounds(self):
-        # ReFrame emits the launcher and the command of one sample, with the
-        # arguments of the variant of the round in $args
-        self.executable_opts = ['$args']
-        command = self.launch(self.executable, '$args')
-        arguments = [f'    {v}) args="{" ".join(self.variant_args(v))}" ;;'
-                     for v in self.variants]
+        # The partition's launcher goes into every command; ReFrame's own
+        # launcher line only calls run_sample
+        self._launcher = self.job.launcher
+        self.job.launcher = getlauncher('local')()
+        # ReFrame gives the job its tasks only when it writes the script;
+        # the launch lines need them now
+        self.job.num_tasks = self.num_tasks
+        self.job.num_tasks_per_node = self.num_tasks_per_node
+        bodies = []
+        for variant in self.variants:
+            bodies += [f'    {variant})',
+                       *(f'        {line}' for line in self.sample_body(variant)),
+                       '        ;;']
+
         self.prerun_cmds = [
             *self._prologue(),
+            'unsupported=""',
+            *self.setup_commands(),
             *(line for v in self.variants for line in self.witness_commands(v)),
-            'variant_args() {',
-            '    case $1 in',
-            *arguments,
+            *(records.echo('command', f'{v}: {self.variant_command(v)}')
+              for v in self.variants),
+            '# One sample of $variant; $cmd is the command that failed, if any',
+            'run_sample() {',
+            '    case $variant in',
+            *bodies,
             '    esac',
             '}',
-            *(records.echo('command', f'{v}: {self.launch(self.executable, *self.variant_args(v))}')
-              for v in self.variants),
             'failed=""',
             '# Round-robin: one sample of every variant per round',
             f'for sample in $(seq 1 {self.samples}); do',
             f'for variant in {" ".join(self.variants)}; do',
-            'case " $failed " in *" $variant "*) continue ;; esac',
-            'variant_args $variant',
+            'case " $failed $unsupported " in *" $variant "*) continue ;; esac',
             f'echo "{STDERR_MARK}$variant sample $sample" >&2',
+            'what=""',
         ]
         self.postrun_cmds = [
             'rc=$?',
             'if [ $rc -ne 0 ]; then',
-            '    ' + records.echo('failed', f'$variant: {self.tool} exited '
-                                  f'with code $rc: {command}'),
+            '    ' + records.echo('failed', f'$variant: ${{what:-{self.tool} '
+                                  'exited with code $rc}: $cmd'),
             '    failed="$failed $variant"',
             'else',
             *('    ' + line for line in self.sample_commands()),
+            '    ' + records.echo('sample',
+                                  f'$variant: $sample{self.sample_record()}'),
             'fi',
             *self.clean_scratch(),
             'done',
@@ -288,22 +387,57 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
     '''One variant of a pitfall: its figures come from the rounds job that
     measured it together with every other variant of the pitfall.
 
-    Subclasses set :attr:`knob` (the name of their parameter), a
-    ``rounds = fixture(..., scope='environment')`` and implement
-    :meth:`validate_samples`.
+    Subclasses set :attr:`knob` (the name of their parameter, or a tuple of
+    names: the variant is then their values joined by dots), a ``rounds =
+    fixture(..., scope='environment')``, their main figure and implement
+    :meth:`validate_samples`, which sets :attr:`figure`.  The main figure is
+    reported as ``<name>_median_<unit>``, ``_min_`` and ``_max_``.
     '''
 
-    #: Name of the parameter that is the pitfall's knob
+    #: Name of the parameter that is the pitfall's knob (or a tuple)
     knob = None
+
+    #: name and unit of the main figure, e.g. ``('write', 'MiB/s')``
+    main_figures = {}
 
     valid_systems = ['*']
     valid_prog_environs = ['*']
     local = True
     executable = 'true'
 
+    def main_figure(self):
+        '''(name, unit) of this variant's main figure.'''
+        return next(iter(self.main_figures.values()))
+
+    @classmethod
+    def figure_units(cls):
+        '''{figure name: unit} of every figure a variant may report.'''
+        figures = {figure_name(name, stat, unit): unit
+                   for name, unit in cls.main_figures.values()
+                   for stat in STATISTICS}
+        for name, fn in cls._rfm_perf_fns.items():
+            figures[name] = inspect.getclosurevars(fn).nonlocals['unit']
+
+        return figures
+
     @run_after('init')
     def record_variant(self):
-        self.variant = str(getattr(self, self.knob))
+        knobs = self.knob if isinstance(self.knob, tuple) else (self.knob,)
+        self.variant = '.'.join(str(getattr(self, k)) for k in knobs)
+        name, unit = self.main_figure()
+        self.perf_variables = {
+            **{figure_name(name, stat, unit): sn.make_performance_function(
+                self._statistic, unit, stat
+            ) for stat in STATISTICS},
+            **self.perf_variables
+        }
+
+    def _statistic(self, stat):
+        return getattr(self.figure, stat)
+
+    def samples_of(self, values):
+        '''The samples of the main figure.'''
+        return Samples(values, self.main_figure()[1])
 
     def validate_samples(self, recs):
         '''Parse the samples of the variant, set :attr:`figure`; raise
@@ -318,6 +452,9 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
             setattr(self, name, getattr(rounds, name))
 
         recs = records.of_variant(rounds.records, self.variant)
+        if 'unsupported' in recs:
+            self.skip(recs['unsupported'][0])
+
         self.command_line = ' '.join(recs.get('command', []))
         if 'failed' in recs:
             failure = recs['failed'][-1]
@@ -359,6 +496,9 @@ class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
 
     @run_after('init')
     def depend_on_variants(self):
+        self.valid_systems = self.pitfall.var_space[
+            'valid_systems'
+        ].default_value
         for num in range(self.pitfall.num_variants):
             self.depends_on(self.pitfall.variant_name(num), udeps.by_env)
 

@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from reframe.core.builtins import performance_function, variable
 from reframe.core.exceptions import SanityError
 
-from microbench import ceilings, records, strace
+from microbench import ceilings, strace
 from microbench.checks import SCRATCH, Rounds, VariantCheck
 from microbench.stats import Samples
 
 MIB = 2**20
-VERSION_COMMAND = 'fio --version'
 
 #: What fio prints when the file system rejects O_DIRECT (EINVAL on open)
 _ODIRECT_REJECTED = re.compile(r'does not support (direct=1|O_DIRECT)')
@@ -123,9 +122,13 @@ class FioRounds(Rounds):
     witness (:attr:`witness_syscall`, :attr:`witness_expect`).
     '''
 
-    executable = 'fio'
     tool = 'fio'
-    version_command = VERSION_COMMAND
+
+    #: The fio executable: a name on PATH or a path.
+    #:
+    #: :type: :class:`str`
+    #: :default: ``'fio'``
+    fio = variable(str, value='fio')
 
     #: Seconds each sample runs (fio ``runtime``); the paper used 10.
     #:
@@ -163,9 +166,17 @@ class FioRounds(Rounds):
         '''fio job options of ``variant`` (without the output options).'''
         raise NotImplementedError
 
-    def variant_args(self, variant):
-        return command('', {**self.fio_options(variant),
-                            'output-format': 'json', 'output': 'fio.json'})[1:]
+    def tools_needed(self):
+        return [self.fio]
+
+    def version_command(self):
+        return f'{self.fio} --version'
+
+    def variant_command(self, variant):
+        return self.launch(*command(self.fio, {
+            **self.fio_options(variant),
+            'output-format': 'json', 'output': 'fio.json'
+        }))
 
     def expected_seconds(self):
         return self.runtime_s + 60
@@ -179,17 +190,17 @@ class FioRounds(Rounds):
                    'runtime': self.witness_runtime_s,
                    'output-format': 'json', 'output': 'witness.json'}
         return strace.witness_commands(
-            self, variant, command(self.executable, options),
+            self, variant, command(self.fio, options),
             self.witness_syscall, f'strace-{variant}.txt'
         ) + self.clean_scratch()
 
     def sample_commands(self):
-        return [
-            'mv fio.json fio-$variant-$sample.json',
-            records.echo('sample', '$variant: $sample file_bytes=$(find '
-                         "$scratch -type f -printf '%s\\n' | "
-                         "awk '{s += $1} END {printf \"%.0f\", s}')"),
-        ]
+        return ['mv fio.json fio-$variant-$sample.json']
+
+    def sample_record(self):
+        # Bytes of the files left in the scratch directory
+        return (" file_bytes=$(find $scratch -type f -printf '%s\\n' | "
+                "awk '{s += $1} END {printf \"%.0f\", s}')")
 
     def explain(self, failure, variant=None):
         stderr = self.stderr_of(variant)
@@ -234,6 +245,8 @@ class FioVariantCheck(VariantCheck):
     storage figure is above the partition's ceiling, or if the witness did
     not see what the variant claims.
     '''
+
+    main_figures = {'fio': ('write', 'MiB/s')}
 
     def validate_samples(self, recs):
         rounds = self.rounds
@@ -322,18 +335,6 @@ class FioVariantCheck(VariantCheck):
                 f'witness: strace saw {calls} {syscall}() calls but variant '
                 f'{self.variant!r} claims {"at least one" if expected else "none"}'
             )
-
-    @performance_function('MiB/s')
-    def write_median_mib_s(self):
-        return self.figure.median
-
-    @performance_function('MiB/s')
-    def write_min_mib_s(self):
-        return self.figure.min
-
-    @performance_function('MiB/s')
-    def write_max_mib_s(self):
-        return self.figure.max
 
     @performance_function('x')
     def overwrite_factor(self):

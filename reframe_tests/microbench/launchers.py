@@ -1,0 +1,89 @@
+'''How each launcher binds a process and places one process on a node.
+
+ReFrame's launchers start a job's tasks.  The network checks also start one
+process on a given node (a server, a client) and bind or unbind it, and the
+spellings differ per launcher and, for ``mpirun``/``mpiexec``, per MPI.  The
+*flavour* of a partition's launcher names the spelling: ``srun``, ``aprun``
+(ReFrame's ``alps``), ``openmpi`` or ``hydra`` (ReFrame's ``mpirun`` or
+``mpiexec``, with the partition's ``extras.mpi`` set to ``openmpi`` or
+``mpich``), or ``local`` (no launcher: processes start directly, bound with
+``taskset``).
+'''
+
+_FLAVOURS = {'srun': 'srun', 'alps': 'aprun', 'local': 'local'}
+_MPI_FLAVOURS = {'openmpi': 'openmpi', 'mpich': 'hydra'}
+
+#: flavour -> (options binding each process to one core, options leaving it
+#: unbound); aprun binds to a core by default, ``local`` binds with taskset
+BINDING = {
+    'srun': (['--cpu-bind=cores'], ['--cpu-bind=none']),
+    'openmpi': (['--bind-to', 'core'], ['--bind-to', 'none']),
+    'hydra': (['-bind-to', 'core'], ['-bind-to', 'none']),
+    'aprun': ([], ['--cc', 'none']),
+    'local': ([], []),
+}
+
+#: flavour -> command prefix starting one process on the node named by the
+#: shell variable ``{node}`` (aprun wants the numeric node id of a nidNNNNN)
+ON_NODE = {
+    'srun': 'srun --nodes=1 --ntasks=1 --nodelist=${node}',
+    'openmpi': 'mpirun -np 1 --host ${node}',
+    'hydra': 'mpiexec -n 1 -hosts ${node}',
+    'aprun': 'aprun -n 1 -L $((10#${{{node}#nid}}))',
+    'local': '',
+}
+
+#: flavour -> launcher options placing one rank per node (srun and aprun
+#: take it from the job's tasks per node; Open MPI and hydra map by slot)
+ONE_PER_NODE = {
+    'srun': [],
+    'openmpi': ['--map-by', 'ppr:1:node'],
+    'hydra': ['-ppn', '1'],
+    'aprun': [],
+    'local': [],
+}
+
+#: scheduler -> shell command printing the job's nodes, one per line
+NODES = {
+    'slurm': 'scontrol show hostnames "$SLURM_JOB_NODELIST"',
+    'squeue': 'scontrol show hostnames "$SLURM_JOB_NODELIST"',
+    'pbs': 'sort -u "$PBS_NODEFILE"',
+    'torque': 'sort -u "$PBS_NODEFILE"',
+    'local': 'hostname',
+}
+
+#: Shell command printing the MPI library's version on one line
+MPI_VERSION = ("{ mpichversion 2>/dev/null || mpirun --version 2>&1; } "
+               "| grep -m1 -iE 'version|open mpi' | tr -s ' \\t' ' '")
+
+
+def flavour(partition):
+    '''The launcher flavour of a ReFrame partition.'''
+    name = partition.launcher_type.registered_name
+    if name in _FLAVOURS:
+        return _FLAVOURS[name]
+
+    mpi = partition.extras.get('mpi')
+    if name in ('mpirun', 'mpiexec') and mpi in _MPI_FLAVOURS:
+        return _MPI_FLAVOURS[mpi]
+
+    raise ValueError(
+        f'{partition.fullname}: cannot tell how launcher {name!r} binds and '
+        f'places processes; with mpirun or mpiexec, set the partition\'s '
+        f'extras.mpi to "openmpi" or "mpich"'
+    )
+
+
+def on_node(flavour, node_var, options=()):
+    '''Command prefix starting one process on the node in ``$node_var``.'''
+    prefix = ON_NODE[flavour].format(node=node_var)
+    return ' '.join([prefix, *options]).strip()
+
+
+def nodes_command(scheduler):
+    '''Shell command printing the nodes of the current job, one per line.'''
+    try:
+        return NODES[scheduler]
+    except KeyError:
+        raise ValueError(f'no way to list the nodes of a {scheduler!r} '
+                         f'job') from None

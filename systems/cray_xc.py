@@ -1,0 +1,35 @@
+'''cray_xc: example facility system launched by ALPS (aprun).
+
+Modelled on Theta, the Cray XC40 of the "Keeping It Real" study's CPU binding
+case: Knights Landing nodes on an Aries dragonfly (libfabric's ``gni``
+provider) and a Lustre scratch.  aprun binds every process to a core unless
+told ``--cc none``.  Jobs run one at a time on whole nodes.
+'''
+
+system = {
+    'name': 'cray_xc',
+    'descr': 'Example Cray XC (aprun, Torque): KNL nodes, Aries, Lustre',
+    'hostnames': [r'^xc-(login|mom)\d+'],
+    'modules_system': 'nomod',
+    'partitions': [
+        {
+            'name': 'compute',
+            'descr': 'KNL compute nodes, Lustre scratch over Aries',
+            'scheduler': 'torque',
+            'launcher': 'alps',
+            'access': ['-q default', '-l naccesspolicy=singlejob'],
+            'environs': ['builtin'],
+            'max_jobs': 1,
+            'features': ['lustre', 'network'],
+            'extras': {
+                'scratch': '/lus/scratch/$USER/microbench',
+                'fabric': {'provider': 'gni'},
+                'ceilings': {
+                    # One Aries NIC (about 10 GB/s) caps what a node moves
+                    'storage_write_mib_s': 9537,
+                    'storage_read_mib_s': 9537,
+                },
+            },
+        },
+    ]
+}
