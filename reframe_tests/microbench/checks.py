@@ -53,7 +53,11 @@ NETWORK = ['+network', 'generic']
 STATISTICS = ('median', 'min', 'max')
 
 _UNIT_SUFFIX = {'MiB/s': 'mib_s', 'GiB/s': 'gib_s', 'us': 'us', 'x': 'x',
-                '%': 'percent'}
+                '%': 'percent', 'ops/s': 'ops_s'}
+
+
+def _as_list(specs):
+    return specs if isinstance(specs, list) else [specs]
 
 
 def figure_name(name, stat, unit):
@@ -389,15 +393,17 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
 
     Subclasses set :attr:`knob` (the name of their parameter, or a tuple of
     names: the variant is then their values joined by dots), a ``rounds =
-    fixture(..., scope='environment')``, their main figure and implement
-    :meth:`validate_samples`, which sets :attr:`figure`.  The main figure is
-    reported as ``<name>_median_<unit>``, ``_min_`` and ``_max_``.
+    fixture(..., scope='environment')`` and :attr:`main_figures`, and
+    implement :meth:`validate_samples`, which records every figure
+    (:meth:`record_figure`).  A figure is reported as its median, min and
+    max over the samples: ``<name>_median_<unit>``, ``_min_``, ``_max_``.
     '''
 
     #: Name of the parameter that is the pitfall's knob (or a tuple)
     knob = None
 
-    #: name and unit of the main figure, e.g. ``('write', 'MiB/s')``
+    #: The figures of a variant, (name, unit) or a list of them, the main one
+    #: first, by :meth:`figure_key`
     main_figures = {}
 
     valid_systems = ['*']
@@ -405,15 +411,20 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
     local = True
     executable = 'true'
 
-    def main_figure(self):
-        '''(name, unit) of this variant's main figure.'''
-        return next(iter(self.main_figures.values()))
+    def figure_key(self):
+        '''Which entry of :attr:`main_figures` this variant reports.'''
+        return next(iter(self.main_figures))
+
+    def figure_specs(self):
+        '''[(name, unit), ...] of this variant's figures, main first.'''
+        return _as_list(self.main_figures[self.figure_key()])
 
     @classmethod
     def figure_units(cls):
         '''{figure name: unit} of every figure a variant may report.'''
         figures = {figure_name(name, stat, unit): unit
-                   for name, unit in cls.main_figures.values()
+                   for specs in cls.main_figures.values()
+                   for name, unit in _as_list(specs)
                    for stat in STATISTICS}
         for name, fn in cls._rfm_perf_fns.items():
             figures[name] = inspect.getclosurevars(fn).nonlocals['unit']
@@ -424,20 +435,27 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
     def record_variant(self):
         knobs = self.knob if isinstance(self.knob, tuple) else (self.knob,)
         self.variant = '.'.join(str(getattr(self, k)) for k in knobs)
-        name, unit = self.main_figure()
+        self.figures = {}
         self.perf_variables = {
             **{figure_name(name, stat, unit): sn.make_performance_function(
-                self._statistic, unit, stat
-            ) for stat in STATISTICS},
+                self._statistic, unit, name, stat
+            ) for name, unit in self.figure_specs() for stat in STATISTICS},
             **self.perf_variables
         }
 
-    def _statistic(self, stat):
-        return getattr(self.figure, stat)
+    def _statistic(self, name, stat):
+        return getattr(self.figures[name], stat)
 
-    def samples_of(self, values):
+    def record_figure(self, values, name=None):
+        '''Record the samples of a figure (default: the main one).'''
+        specs = dict(self.figure_specs())
+        name = name or self.figure_specs()[0][0]
+        self.figures[name] = Samples(values, specs[name])
+
+    @property
+    def figure(self):
         '''The samples of the main figure.'''
-        return Samples(values, self.main_figure()[1])
+        return self.figures[self.figure_specs()[0][0]]
 
     def validate_samples(self, recs):
         '''Parse the samples of the variant, set :attr:`figure`; raise
@@ -484,7 +502,8 @@ class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
     #: The variant check class whose variants are compared
     pitfall = None
 
-    #: gap name -> (benchmark-default variant, realistic variant)
+    #: gap name -> (benchmark-default variant, realistic variant[, figure
+    #: name, default: the main figure])
     gaps = {}
 
     valid_systems = ['*']
@@ -512,9 +531,12 @@ class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
                 for num in range(self.pitfall.num_variants)]
         return {dep.variant: dep for dep in deps}
 
-    def _ratio(self, default, realistic):
+    def _ratio(self, default, realistic, figure=None):
         inputs = self._inputs()
-        return inputs[default].figure.median / inputs[realistic].figure.median
+        default, realistic = inputs[default], inputs[realistic]
+        figure = figure or default.figure_specs()[0][0]
+        return (default.figures[figure].median
+                / realistic.figures[figure].median)
 
     @sanity_function
     def collect_inputs(self):

@@ -384,7 +384,7 @@ class FabtestsVariantCheck(VariantCheck):
 
     def validate_samples(self, recs):
         runs = self.client_runs()
-        self.figure = self.samples_of([self.client_figure(r) for r in runs])
+        self.record_figure([self.client_figure(r) for r in runs])
         self.cpu = self.client_cpu(runs)
 
     @performance_function('%')

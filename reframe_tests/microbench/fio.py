@@ -278,7 +278,7 @@ class FioVariantCheck(VariantCheck):
             factors.append(run.io_bytes['write'] / file_bytes
                            if file_bytes else float('inf'))
 
-        self.figure = Samples(runs, 'MiB/s')
+        self.record_figure(runs)
         self.overwrite = Samples(factors, 'x')
         self._check_overwrite()
         self._check_ceiling()

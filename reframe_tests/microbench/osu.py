@@ -19,7 +19,6 @@ from reframe.core.exceptions import SanityError
 
 from microbench import launchers, records
 from microbench.checks import NETWORK, Rounds, VariantCheck
-from microbench.stats import Samples
 
 #: OSU's "MB/s" in MiB/s
 MB_S_IN_MIB_S = 1e6 / 2**20
@@ -215,8 +214,8 @@ class OsuVariantCheck(VariantCheck):
     main_figures = {'osu_bw': ('bandwidth', 'MiB/s'),
                     'osu_latency': ('latency', 'us')}
 
-    def main_figure(self):
-        return self.main_figures[self.variant.split('.')[0]]
+    def figure_key(self):
+        return self.variant.split('.')[0]
 
     def validate_samples(self, recs):
         rounds, values, versions = self.rounds, [], set()
@@ -234,6 +233,6 @@ class OsuVariantCheck(VariantCheck):
             values.append(value)
             versions.add(run.version)
 
-        self.figure = Samples(values, self.main_figure()[1])
+        self.record_figure(values)
         self.tool_version = (f'OSU v{",".join(sorted(versions))}; '
                              f'{rounds.tool_version}')
