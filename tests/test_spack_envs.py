@@ -272,6 +272,8 @@ def _last_change(path):
 def test_lock_is_newer_than_its_manifest_and_includes(env):
     if shutil.which('git') is None or _git('rev-parse').returncode != 0:
         pytest.skip('no git history here')
+    if _git('rev-parse', '--is-shallow-repository').stdout.strip() == 'true':
+        pytest.skip('shallow clone: the history of the files is cut')
 
     lock_change = _last_change(os.path.join(ENVS_DIR, env, 'spack.lock'))
     if lock_change is None:
@@ -280,11 +282,11 @@ def test_lock_is_newer_than_its_manifest_and_includes(env):
     assert lock_change, f'{env}: spack.lock is not committed'
     for path in [os.path.join(ENVS_DIR, env, 'spack.yaml'), *includes(env)]:
         change = _last_change(path)
-        stale = f'{env}: {os.path.relpath(path, suite.ROOT)} changed after ' \
-                f'spack.lock: re-concretize it'
-        assert change is not None, stale
-        assert _git('merge-base', '--is-ancestor',
-                    change, lock_change).returncode == 0, stale
+        stale = change is None or _git('merge-base', '--is-ancestor',
+                                       change, lock_change).returncode != 0
+        assert not stale, (
+            f'{env}: {os.path.relpath(path, suite.ROOT)} changed after '
+            f'spack.lock: re-concretize it')
 
 
 # -- with Spack -------------------------------------------------------------
