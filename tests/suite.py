@@ -11,7 +11,7 @@ import sys
 
 import yaml
 
-from microbench.checks import GapCheck, VariantCheck
+from microbench.checks import GapCheck, Rounds, VariantCheck
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHECKS_DIR = os.path.join(ROOT, 'reframe_tests')
@@ -38,8 +38,8 @@ def facility_partitions():
             if not name.startswith('local:')}
 
 
-def check_classes():
-    '''Every check class of every check file, by name.'''
+def _defined_classes(bases):
+    '''Every class of every check file that derives from ``bases``, by name.'''
     classes = {}
     for filename in sorted(os.listdir(CHECKS_DIR)):
         if not filename.endswith('.py'):
@@ -47,11 +47,25 @@ def check_classes():
 
         module = importlib.import_module(filename[:-3])
         for name, cls in inspect.getmembers(module, inspect.isclass):
-            if (cls.__module__ == module.__name__
-                    and issubclass(cls, (VariantCheck, GapCheck))):
+            if cls.__module__ == module.__name__ and issubclass(cls, bases):
                 classes[name] = cls
 
     return classes
+
+
+def check_classes():
+    '''Every check class of every check file, by name.'''
+    return _defined_classes((VariantCheck, GapCheck))
+
+
+def launched_executables():
+    '''{rounds fixture name: the benchmark programs it launches} of every
+    check file.
+
+    The rounds fixtures (:class:`Rounds`) are what runs a benchmark; a check
+    or a gap only reads their output.'''
+    return {name: cls.launched()
+            for name, cls in _defined_classes(Rounds).items()}
 
 
 def valid_partitions(cls):

@@ -130,12 +130,20 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
     #: The values of the pitfall's knob, in the order of every round
     variants = ()
 
+    #: The benchmark programs the rounds launch (what Spack must provide)
+    programs = ()
+
     #: Whether the benchmark writes to a scratch directory
     uses_scratch = True
 
     valid_systems = ['*']
     valid_prog_environs = ['*']
     executable = 'run_sample'
+
+    @classmethod
+    def launched(cls):
+        '''The benchmark programs the rounds launch.'''
+        return cls.programs
 
     def tools_needed(self):
         '''Executables that must be on the node, or the check is skipped.'''

@@ -192,6 +192,10 @@ class FabtestsRounds(Rounds):
     #: :default: :obj:`None`
     iterations = variable(int, type(None), value=None)
 
+    @classmethod
+    def launched(cls):
+        return (cls.program,)
+
     def program_options(self, variant):
         '''Options of both sides for one sample of ``variant``.'''
         raise NotImplementedError

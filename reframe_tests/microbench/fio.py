@@ -123,6 +123,7 @@ class FioRounds(Rounds):
     '''
 
     tool = 'fio'
+    programs = ('fio',)
 
     #: The fio executable: a name on PATH or a path.
     #:

@@ -131,8 +131,12 @@ class OsuRounds(Rounds):
     #: :default: ``64``
     window_size = variable(int, value=64)
 
+    @classmethod
+    def launched(cls):
+        return tuple(sorted({v.split('.')[0] for v in cls.variants}))
+
     def benchmarks(self):
-        return sorted({v.split('.')[0] for v in self.variants})
+        return self.launched()
 
     def program(self, benchmark):
         return os.path.join(self.osu_bindir, benchmark)
