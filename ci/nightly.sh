@@ -5,6 +5,10 @@
 #
 # usage: ci/nightly.sh SYSTEM[:PARTITION] [more reframe options]
 #
+# MICROBENCH_SPACK_INSTALL=1 first installs the benchmarks of every partition
+# of SYSTEM from its locked Spack environment (ci/spack_install.sh: the pinned
+# Spack must be on PATH); an installed environment is left as it is.
+#
 # MICROBENCH_RESULTS (default $HOME/microbench-results) keeps, across nights:
 #   perflogs/      one '|'-separated file per check and partition (pandas)
 #   results.db     ReFrame's results storage (--performance-compare)
@@ -13,6 +17,17 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 system=${1:?usage: ci/nightly.sh SYSTEM[:PARTITION] [reframe options]}
 shift
+
+if [ "${MICROBENCH_SPACK_INSTALL:-0}" = 1 ]; then
+    # spack_envs/<system>/<partition> of the system (or of the partition)
+    shopt -s nullglob
+    for env in spack_envs/${system%%:*}/*/spack.lock; do
+        env=${env#spack_envs/}
+        env=${env%/spack.lock}
+        case "$system" in *:*) [ "$env" = "${system/://}" ] || continue ;; esac
+        ci/spack_install.sh "$env" || exit $?
+    done
+fi
 
 results=${MICROBENCH_RESULTS:-$HOME/microbench-results}
 stamp=$(date +%Y%m%dT%H%M%S)

@@ -8,7 +8,9 @@ Point ReFrame at this file and every system of this folder is known:
 Each other ``*.py`` file of this folder describes one system: a ``system``
 dictionary (ReFrame's ``systems`` entry) and, if it needs any, a list of
 ``environments``.  This file merges them and adds what every system shares:
-logging (perflogs under ``perflogs/``), results storage and the modes.
+logging (perflogs under ``perflogs/``), results storage, the modes, and a
+``spack`` programming environment for every partition with a Spack
+environment in spack_envs/<system>/<partition> (its view on PATH).
 ``local.py`` is the embedded default: its hostname pattern matches any machine,
 so it is tried last.
 '''
@@ -65,15 +67,53 @@ PERFLOG_FIELDS = [
     'check_perf_result', 'check_measures', 'check_samples', 'check_sample_values',
     'check_tool', 'check_tool_version', 'check_node',
     'check_scratch', 'check_scratch_fstype', 'check_scratch_mount_options',
-    'check_command_line', 'check_witness', 'check_note'
+    'check_command_line', 'check_witness', 'check_note',
+    'check_spack_env', 'check_spack_spec'
 ]
 
+def _spack_environments(systems):
+    '''A ``spack`` programming environment for every partition that has a
+    Spack environment, spack_envs/<system>/<partition>: the benchmark
+    directories of its view (spack_envs/view.yaml) go first on PATH, and
+    ``extras.spack_env`` names it for the records.'''
+    with open(os.path.join(ROOT, 'spack_envs', 'view.yaml')) as fp:
+        view_path = yaml.safe_load(fp)['path']
+
+    environments = []
+    for system in systems:
+        environs = {e for p in system['partitions'] for e in p['environs']}
+        if 'spack' in environs:
+            # ReFrame wants every environment defined for the system too;
+            # the partitions' own definitions below are more specific
+            environments.append({'name': 'spack',
+                                 'target_systems': [system['name']]})
+
+        for part in system['partitions']:
+            env = os.path.join(ROOT, 'spack_envs', system['name'],
+                               part['name'])
+            if not os.path.exists(os.path.join(env, 'spack.yaml')):
+                continue
+
+            view = os.path.join(env, '.spack-env', 'view')
+            path = ':'.join(os.path.join(view, d) for d in view_path)
+            environments.append({
+                'name': 'spack',
+                'target_systems': [f'{system["name"]}:{part["name"]}'],
+                'env_vars': [['PATH', f'{path}:$PATH']],
+                'extras': {'spack_env': env},
+            })
+
+    return environments
+
+
 _modules = _system_modules()
+_systems = [m.system for m in _modules]
 
 site_configuration = {
-    'systems': [m.system for m in _modules],
-    'environments': [env for m in _modules
-                     for env in getattr(m, 'environments', [])],
+    'systems': _systems,
+    'environments': [*_spack_environments(_systems),
+                     *(env for m in _modules
+                       for env in getattr(m, 'environments', []))],
     'modes': _modes(),
     'general': [
         {'check_search_path': [os.path.join(ROOT, 'reframe_tests')]},

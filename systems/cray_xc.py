@@ -18,9 +18,9 @@ system = {
             'scheduler': 'torque',
             'launcher': 'alps',
             'access': ['-q default', '-l naccesspolicy=singlejob'],
-            'environs': ['builtin'],
+            'environs': ['spack'],
             'max_jobs': 1,
-            'features': ['lustre', 'network'],
+            'features': ['lustre', 'pfs', 'network'],
             'extras': {
                 'scratch': '/lus/scratch/$USER/microbench',
                 'fabric': {'provider': 'gni'},

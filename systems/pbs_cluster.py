@@ -9,7 +9,7 @@ physical limits seen from one node, and jobs run one at a time on whole nodes.
 _compute = {
     'scheduler': 'pbs',
     'launcher': 'mpirun',
-    'environs': ['builtin'],
+    'environs': ['spack'],
     'max_jobs': 1,
 }
 
@@ -41,7 +41,7 @@ system = {
             'name': 'gpfs',
             'descr': 'Compute nodes, GPFS scratch over HDR100 InfiniBand',
             'access': ['-q workq', '-l place=excl'],
-            'features': ['gpfs'],
+            'features': ['gpfs', 'pfs'],
             'extras': {
                 'mpi': 'openmpi',
                 'scratch': '/gpfs/scratch/$USER/microbench',

@@ -3,7 +3,9 @@
 Modelled on a Summit-class node: a node-local NVMe drive and a Lustre
 scratch file system.  A partition is a set of nodes *and* the storage target
 the I/O checks write to (``extras.scratch``), so the same nodes appear twice;
-the network checks run once, on the partition with the ``network`` feature.
+the network checks run once, on the partition with the ``network`` feature,
+and the multi-node storage checks (IOR, mdtest: a task reads what another
+node wrote) where the scratch is shared, the ``pfs`` feature.
 ``extras.ceilings`` are physical limits of that target as seen from one node
 (device datasheet, NIC line rate): a storage figure above one is a cache effect
 or a broken measurement, never a fast system.  Jobs run one at a time on whole
@@ -13,7 +15,7 @@ nodes, so no benchmark shares a device, a NIC or a file system client.
 _compute = {
     'scheduler': 'slurm',
     'launcher': 'srun',
-    'environs': ['builtin'],
+    'environs': ['spack'],
     'max_jobs': 1,
 }
 
@@ -45,7 +47,7 @@ system = {
             'name': 'lustre',
             'descr': 'Compute nodes, Lustre scratch over EDR InfiniBand',
             'access': ['--partition=compute', '--exclusive'],
-            'features': ['lustre'],
+            'features': ['lustre', 'pfs'],
             'extras': {
                 'scratch': '/lustre/scratch/$USER/microbench',
                 'ceilings': {

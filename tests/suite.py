@@ -1,17 +1,20 @@
 '''The suite as the tests see it: systems, check classes, reference files,
 and a way to run ReFrame on it.'''
 
+import glob
 import importlib
 import importlib.util
 import inspect
-import itertools
 import os
+import shutil
 import subprocess
 import sys
 
 import yaml
 
-from microbench.checks import GapCheck, Rounds, VariantCheck
+from reframe.core.pipeline import RegressionTest
+
+from microbench.checks import GapCheck, Rounds, VariantCheck  # noqa: F401
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHECKS_DIR = os.path.join(ROOT, 'reframe_tests')
@@ -54,8 +57,10 @@ def _defined_classes(bases):
 
 
 def check_classes():
-    '''Every check class of every check file, by name.'''
-    return _defined_classes((VariantCheck, GapCheck))
+    '''Every check class of every check file (a test with references), by
+    name: variant checks, gap checks, sweeps.'''
+    return {name: cls for name, cls in _defined_classes(RegressionTest).items()
+            if reference_file(cls)}
 
 
 def launched_executables():
@@ -94,6 +99,12 @@ def figures(cls):
     return cls.figure_units()
 
 
+def spack_locks():
+    '''Every committed spack.lock of spack_envs/.'''
+    return sorted(glob.glob(os.path.join(ROOT, 'spack_envs', '**',
+                                         'spack.lock'), recursive=True))
+
+
 def knobs(cls):
     '''The knob parameters of a variant check class, as a tuple.'''
     return cls.knob if isinstance(cls.knob, tuple) else (cls.knob,)
@@ -111,8 +122,9 @@ def load_references(relpath):
 
 
 def variants(cls):
-    '''Every variant of a variant check class, as tuples of knob values.'''
-    return set(itertools.product(*(cls.param_space[k] for k in knobs(cls))))
+    '''Every variant its rounds fixture measures, as tuples of knob values.'''
+    rounds = cls.fixture_space['rounds'].cls
+    return {tuple(variant.split('.')) for variant in rounds.variants}
 
 
 def reframe(*args, env=None, cwd=None, config=True, timeout=900):
@@ -126,3 +138,26 @@ def reframe(*args, env=None, cwd=None, config=True, timeout=900):
     return subprocess.run([REFRAME, '-c', CHECKS_DIR, *args],
                           env=environ, cwd=cwd or ROOT, timeout=timeout,
                           capture_output=True, text=True)
+
+
+def run_checks(tmp, *args, config=True, env=None):
+    '''Run checks with everything they write below ``tmp``: stage and
+    output, perflogs, the report and the results storage.'''
+    return reframe(
+        '-r', '--prefix', str(tmp), '--perflogdir', str(tmp / 'perflogs'),
+        '--report-file', str(tmp / 'report.json'), *args,
+        env={'RFM_SQLITE_DB_FILE': str(tmp / 'results.db'), **(env or {})},
+        config=config, cwd=str(tmp)
+    )
+
+
+def installed(program, bindir=''):
+    '''Whether ``program`` is in ``bindir``, or on PATH.'''
+    return shutil.which(os.path.join(bindir, program) if bindir else program)
+
+
+def figure(frame, name, var):
+    '''The one perflog row of figure ``var`` of check ``name``.'''
+    rows = frame[(frame['name'] == name) & (frame['perf_var'] == var)]
+    assert len(rows) == 1, (name, var, len(rows))
+    return rows.iloc[0]

@@ -16,19 +16,22 @@ DIRECTIVE = {'slurm': '#SBATCH', 'pbs': '#PBS', 'torque': '#PBS'}
 LAUNCH = {
     'srun': {
         'fio': 'srun fio',
-        'osu': 'srun osu_bw',
+        'osu': 'srun --nodes=2 --ntasks=2 --ntasks-per-node=1 osu_bw',
+        'ranks': 'srun --nodes=2 --ntasks=4 --ntasks-per-node=2',
         'server': 'srun --nodes=1 --ntasks=1 --nodelist=$server_node',
         'bound': '--cpu-bind=cores', 'unbound': '--cpu-bind=none',
     },
     'mpirun': {     # Open MPI (pbs_cluster: extras.mpi = openmpi)
         'fio': 'mpirun -np 1 fio',
         'osu': 'mpirun -np 2 --map-by ppr:1:node osu_bw',
+        'ranks': 'mpirun -np 4 --map-by ppr:2:node',
         'server': 'mpirun -np 1 --host $server_node',
         'bound': '--bind-to core', 'unbound': '--bind-to none',
     },
     'alps': {       # aprun binds by default
         'fio': 'aprun -n 1 fio',
         'osu': 'aprun -n 2 -N 1 osu_bw',
+        'ranks': 'aprun -n 4 -N 2',
         'server': 'aprun -n 1 -L $((10#${server_node#nid}))',
         'bound': '', 'unbound': '--cc none',
     },
@@ -56,8 +59,22 @@ def dry_run(request, tmp_path_factory):
 def test_every_check_dry_runs(dry_run):
     name, part, proc, _ = dry_run
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    expected = 14 + (15 if 'network' in part['features'] else 0)
-    assert f'Ran {expected}/{expected} test case(s)' in proc.stdout
+    assert '0 failure(s)' in proc.stdout
+    for check, cls in suite.check_classes().items():
+        ran = f'] {check} ' in proc.stdout or f'] {check} /' in proc.stdout
+        assert ran == (name in suite.valid_partitions(cls)), check
+
+
+def test_the_partitions_spack_view_is_on_path(dry_run):
+    name, _, _, stage = dry_run
+    view = os.path.join(suite.ROOT, 'spack_envs', *name.split(':'),
+                        '.spack-env', 'view')
+    expected = (f'export PATH={view}/bin:{view}/libexec/osu-micro-benchmarks/'
+                'mpi/pt2pt:$PATH')
+    found = scripts(stage, '*_rounds_*')
+    assert found
+    for script in found:
+        assert expected in read(script).splitlines(), script
 
 
 def test_scheduler_directives(dry_run):
@@ -141,4 +158,53 @@ def test_mpich_hydra_spellings():
     assert launchers.on_node('hydra', 'server_node') == (
         'mpiexec -n 1 -hosts $server_node'
     )
-    assert launchers.ONE_PER_NODE['hydra'] == ['-ppn', '1']
+    assert launchers.spread('hydra', 2, 1) == 'mpiexec -n 2 -ppn 1'
+
+
+def test_ior_and_mdtest_ranks_on_two_nodes(dry_run):
+    _, part, _, stage = dry_run
+    found = {check: scripts(stage, f'{check}_rounds_*')
+             for check in ('ior_page_cache', 'mdtest_metadata')}
+    if 'pfs' not in part['features']:
+        assert not any(found.values())
+        return
+
+    ranks = LAUNCH[part['launcher']]['ranks']
+    ior_text = read(found['ior_page_cache'][0])
+    assert (f'easy.reorder_fsync: {ranks} ior -w -r -o $scratch/testfile -F '
+            '-t 1m -b 64g -s 1 -D 30 -O stoneWallingWearOut=1 -C -Q 2 -e '
+            '-O summaryFormat=JSON -O summaryFile=ior.json"') in ior_text
+    assert 'hard.odirect' not in ior_text
+    md_text = read(found['mdtest_metadata'][0])
+    assert (f'hard.node: {ranks} mdtest -F -n 10000 -d $scratch/mdtest '
+            '-w 3901 -e 3901 -N 2"') in md_text
+    sweep = read(scripts(stage, 'ior_scaling')[0])
+    assert 'microbench: command: n4.t16: ' in sweep
+
+
+def test_elbencho_services_on_every_node(dry_run):
+    _, part, _, stage = dry_run
+    text = read(scripts(stage, 'elbencho_storage_rounds_*')[0])
+    service = LAUNCH[part['launcher']]['server'].replace('server_node',
+                                                         'node')
+    assert (f'    {service} elbencho --service --foreground --port 1611'
+            in text)
+    assert ('direct.prealloc: elbencho --hosts $hosts -w -r -t 4 -b 1m '
+            '-s 32g --direct --preallocfile --jsonfile elbencho.json '
+            '$scratch/file"') in text
+    assert 'elbencho --hosts "$hosts" --quit' in text
+
+
+def test_lustre_layouts(dry_run):
+    _, part, _, stage = dry_run
+    found = scripts(stage, 'lustre_striping_rounds_*')
+    if 'lustre' not in part['features']:
+        assert not found
+        return
+
+    text = read(found[0])
+    fio = LAUNCH[part['launcher']]['fio']
+    assert 'cmd="lfs setstripe -c 8 -S 1m $scratch/shared"' in text
+    assert 'cmd="lfs setstripe -c 1 -S 1m $scratch/shared"' in text
+    assert f'misaligned: {fio} --name=lustre_striping_rounds' in text
+    assert '--offset=524288 --offset_increment=16g' in text

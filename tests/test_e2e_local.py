@@ -23,15 +23,6 @@ pytestmark = [
 ]
 
 
-def run(tmp, *args, config=True, env=None):
-    return suite.reframe(
-        '-r', '--prefix', str(tmp), '--perflogdir', str(tmp / 'perflogs'),
-        '--report-file', str(tmp / 'report.json'), *args,
-        env={'RFM_SQLITE_DB_FILE': str(tmp / 'results.db'), **(env or {})},
-        config=config, cwd=str(tmp)
-    )
-
-
 def job_records(tmp):
     '''{test name: records} of every job output of a run.'''
     out = {}
@@ -57,7 +48,7 @@ def assert_never_side_by_side(tmp):
 def quick(tmp_path_factory):
     tmp = tmp_path_factory.mktemp('quick')
     (tmp / 'scratch').mkdir()
-    proc = run(tmp, '--mode', 'quick', '-n', '^fio_',
+    proc = suite.run_checks(tmp, '--mode', 'quick', '-n', '^fio_',
                '-S', f'scratch_dir={tmp}/scratch')
     return tmp, proc, perflog.load(str(tmp / 'perflogs'))
 
@@ -85,6 +76,9 @@ def test_perflog_records_what_ran(quick):
     assert set(rows['scratch_fstype']) == {fstype}
     assert all(rows['scratch_mount_options'].str.contains('rw'))
     assert all(rows['samples'] == 3)
+    # No Spack on the local default: the benchmarks are the system's
+    assert set(rows['spack_env']) == {'system'}
+    assert set(rows['spack_spec']) == {'system'}
     assert all(rows['command_line'].str.startswith('fio --name='))
     assert all(rows['command_line'].str.contains(f'--directory={tmp}/scratch/'
                                                  '|--filename=' f'{tmp}/scratch/'))
@@ -95,12 +89,6 @@ def test_perflog_records_what_ran(quick):
         assert row['perf_unit'] == 'MiB/s'
 
 
-def _figure(frame, name, var):
-    rows = frame[(frame['name'] == name) & (frame['perf_var'] == var)]
-    assert len(rows) == 1, (name, var)
-    return rows.iloc[0]
-
-
 @pytest.mark.parametrize('name,gap', [
     ('fio_cache_flags_gap', 'buffered_over_direct'),
     ('fio_fallocate_gap', 'preallocated_over_none'),
@@ -108,7 +96,7 @@ def _figure(frame, name, var):
 ])
 def test_gap_directions_are_checked(quick, name, gap):
     _, _, frame = quick
-    row = _figure(frame, name, gap)
+    row = suite.figure(frame, name, gap)
     assert float(row['perf_value']) > 1
     assert float(row['perf_ref']) == 1.0       # the direction reference
     assert row['perf_result'] == 'pass'
@@ -116,15 +104,15 @@ def test_gap_directions_are_checked(quick, name, gap):
 
 def test_witnesses(quick):
     _, _, frame = quick
-    default = _figure(frame, 'fio_fallocate %fallocate=default',
+    default = suite.figure(frame, 'fio_fallocate %fallocate=default',
                       'write_median_mib_s')
-    none = _figure(frame, 'fio_fallocate %fallocate=none',
+    none = suite.figure(frame, 'fio_fallocate %fallocate=none',
                    'write_median_mib_s')
     assert default['witness'].startswith('1 fallocate() calls in strace')
     assert none['witness'].startswith('0 fallocate() calls in strace')
-    small = _figure(frame, 'fio_time_based_overwrite %file=small',
+    small = suite.figure(frame, 'fio_time_based_overwrite %file=small',
                     'overwrite_factor')
-    large = _figure(frame, 'fio_time_based_overwrite %file=large',
+    large = suite.figure(frame, 'fio_time_based_overwrite %file=large',
                     'overwrite_factor')
     assert float(small['perf_value']) > 1
     assert float(large['perf_value']) < 1
@@ -141,7 +129,7 @@ def test_benchmarks_never_ran_side_by_side(quick):
 
 
 def test_missing_fio_is_a_skip(tmp_path):
-    proc = run(tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
+    proc = suite.run_checks(tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
                '-S', 'fio_fallocate_rounds.fio=fio-not-installed')
     assert proc.returncode == 0, proc.stdout
     assert 'SKIP' in proc.stdout
@@ -151,7 +139,7 @@ def test_missing_fio_is_a_skip(tmp_path):
 
 def test_fio_error_names_command_and_exit_code(tmp_path):
     (tmp_path / 'scratch').mkdir()
-    proc = run(tmp_path, '--mode', 'quick',
+    proc = suite.run_checks(tmp_path, '--mode', 'quick',
                '-n', 'fio_time_based_overwrite%file=large',
                '-S', 'iodepth=0', '-S', f'scratch_dir={tmp_path}/scratch')
     assert proc.returncode != 0
@@ -175,29 +163,15 @@ def test_figure_above_a_ceiling_fails(tmp_path):
         'local = site_configuration["systems"][-1]["partitions"][0]\n'
         'local["extras"] = {"ceilings": {"storage_write_mib_s": 1}}\n'
     )
-    proc = run(tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
+    proc = suite.run_checks(tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
                '-S', 'samples=1', env={'RFM_CONFIG_FILES': str(config)})
     assert proc.returncode != 0
     assert ('exceeds the storage write ceiling of local:default (1 MiB/s): '
             'a cache effect or a broken measurement') in proc.stdout
 
 
-@pytest.fixture
-def ramfs(tmp_path):
-    '''A ramfs mount: it rejects O_DIRECT (tmpfs accepts it since Linux 6.6).'''
-    mnt = tmp_path / 'ramfs'
-    mnt.mkdir()
-    mount = subprocess.run(['mount', '-t', 'ramfs', 'ramfs', str(mnt)],
-                           capture_output=True, text=True)
-    if mount.returncode != 0:
-        pytest.skip(f'cannot mount a ramfs here: {mount.stderr.strip()}')
-
-    yield mnt
-    subprocess.run(['umount', str(mnt)], check=True)
-
-
 def test_odirect_rejected_by_the_file_system(tmp_path, ramfs):
-    proc = run(tmp_path, '--mode', 'quick', '-n', 'fio_cache_flags%mode=direct',
+    proc = suite.run_checks(tmp_path, '--mode', 'quick', '-n', 'fio_cache_flags%mode=direct',
                '-S', f'scratch_dir={ramfs}', '-S', 'samples=1')
     assert proc.returncode != 0
     # The rounds job and the selected variant; buffered and sync ran fine
@@ -210,7 +184,7 @@ def test_odirect_rejected_by_the_file_system(tmp_path, ramfs):
 
 
 def test_generic_system_without_configuration(tmp_path):
-    proc = run(tmp_path, '-n', 'fio_fallocate', '-n', 'fio_time_based',
+    proc = suite.run_checks(tmp_path, '-n', 'fio_fallocate', '-n', 'fio_time_based',
                '-S', 'runtime_s=2', '-S', 'witness_runtime_s=1',
                '-S', 'file_size=8g', '-S', 'large_file_size=8g',
                '-S', 'small_file_size=64m', '-S', 'samples=2', config=False)

@@ -24,26 +24,14 @@ FABTESTS_BINDIR = os.environ.get('MICROBENCH_FABTESTS_BINDIR', '')
 pytestmark = pytest.mark.e2e
 
 
-def installed(program, bindir):
-    return shutil.which(os.path.join(bindir, program) if bindir else program)
-
-
 needs_osu = pytest.mark.skipif(
-    not (installed('osu_bw', OSU_BINDIR) and shutil.which('mpirun')),
+    not (suite.installed('osu_bw', OSU_BINDIR) and shutil.which('mpirun')),
     reason='OSU is not installed (set MICROBENCH_OSU_BINDIR) or no mpirun'
 )
 needs_fabtests = pytest.mark.skipif(
-    not installed('fi_msg_pingpong', FABTESTS_BINDIR),
+    not suite.installed('fi_msg_pingpong', FABTESTS_BINDIR),
     reason='fabtests are not installed (set MICROBENCH_FABTESTS_BINDIR)'
 )
-
-
-def run(tmp, *args):
-    return suite.reframe(
-        '-r', '--prefix', str(tmp), '--perflogdir', str(tmp / 'perflogs'),
-        '--report-file', str(tmp / 'report.json'), *args,
-        env={'RFM_SQLITE_DB_FILE': str(tmp / 'results.db')}, cwd=str(tmp)
-    )
 
 
 def fabtests_processes():
@@ -51,16 +39,10 @@ def fabtests_processes():
                           capture_output=True, text=True).stdout.split()
 
 
-def figure(frame, name, var):
-    rows = frame[(frame['name'] == name) & (frame['perf_var'] == var)]
-    assert len(rows) == 1, (name, var)
-    return rows.iloc[0]
-
-
 def test_missing_tools_are_skipped_with_a_reason(tmp_path):
     empty = tmp_path / 'empty'
     empty.mkdir()
-    proc = run(tmp_path, '-n', 'osu|fabtests',
+    proc = suite.run_checks(tmp_path, '-n', 'osu|fabtests',
                '-S', f'osu_bindir={empty}', '-S', f'fabtests_bindir={empty}')
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert 'Ran 0/15 test case(s)' in proc.stdout
@@ -72,10 +54,10 @@ def test_missing_tools_are_skipped_with_a_reason(tmp_path):
 
 @needs_osu
 def test_osu_buffer_reuse(tmp_path):
-    proc = run(tmp_path, '-n', 'osu', '-S', f'osu_bindir={OSU_BINDIR}')
+    proc = suite.run_checks(tmp_path, '-n', 'osu', '-S', f'osu_bindir={OSU_BINDIR}')
     assert proc.returncode == 0, proc.stdout[-3000:]
     frame = perflog.load(str(tmp_path / 'perflogs'))
-    single = figure(frame, 'osu_buffer_reuse %benchmark=osu_bw %buffer=single',
+    single = suite.figure(frame, 'osu_buffer_reuse %benchmark=osu_bw %buffer=single',
                     'bandwidth_median_mib_s')
     assert single['perf_unit'] == 'MiB/s'
     assert single['tool_version'].startswith('OSU v')
@@ -85,25 +67,25 @@ def test_osu_buffer_reuse(tmp_path):
         return
 
     assert 'Ran 6/6 test case(s)' in proc.stdout
-    multiple = figure(frame,
+    multiple = suite.figure(frame,
                       'osu_buffer_reuse %benchmark=osu_bw %buffer=multiple',
                       'bandwidth_median_mib_s')
     assert '-b multiple' in multiple['command_line']
-    gap = figure(frame, 'osu_buffer_reuse_gap', 'multiple_over_single')
+    gap = suite.figure(frame, 'osu_buffer_reuse_gap', 'multiple_over_single')
     assert float(gap['perf_value']) < 1
     assert gap['perf_result'] == 'pass'
 
 
 @needs_fabtests
 def test_fabtests_checks(tmp_path):
-    proc = run(tmp_path, '-n', 'fabtests',
+    proc = suite.run_checks(tmp_path, '-n', 'fabtests',
                '-S', f'fabtests_bindir={FABTESTS_BINDIR}')
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert 'Ran 9/9 test case(s)' in proc.stdout
     frame = perflog.load(str(tmp_path / 'perflogs'))
-    spin = figure(frame, 'fabtests_completion %completion=spin',
+    spin = suite.figure(frame, 'fabtests_completion %completion=spin',
                   'rtt_median_us')
-    cpu = figure(frame, 'fabtests_completion %completion=fd',
+    cpu = suite.figure(frame, 'fabtests_completion %completion=fd',
                  'client_cpu_percent')
     assert float(spin['perf_value']) > 0
     assert 0 < float(cpu['perf_value']) <= 100 * os.cpu_count()
@@ -112,7 +94,7 @@ def test_fabtests_checks(tmp_path):
         assert 'not the paper\'s effect' in proc.stdout
 
     for variant in ('bound', 'unbound'):
-        row = figure(frame, f'fabtests_binding %binding={variant}',
+        row = suite.figure(frame, f'fabtests_binding %binding={variant}',
                      'bandwidth_median_mib_s')
         assert row['witness'].startswith('server CPUs ')
         assert ('taskset -c' in row['command_line']) == (variant == 'bound')
@@ -122,7 +104,7 @@ def test_fabtests_checks(tmp_path):
 
 @needs_fabtests
 def test_provider_that_does_not_exist(tmp_path):
-    proc = run(tmp_path, '-n', 'fabtests_completion%completion=fd',
+    proc = suite.run_checks(tmp_path, '-n', 'fabtests_completion%completion=fd',
                '-S', f'fabtests_bindir={FABTESTS_BINDIR}',
                '-S', 'provider=nosuchprov', '-S', 'samples=1')
     assert proc.returncode != 0
@@ -140,7 +122,7 @@ def test_server_that_never_comes_up(tmp_path):
     holder.bind(('127.0.0.1', 9228))
     holder.listen(1)
     try:
-        proc = run(tmp_path, '-n', 'fabtests_completion%completion=fd',
+        proc = suite.run_checks(tmp_path, '-n', 'fabtests_completion%completion=fd',
                    '-S', f'fabtests_bindir={FABTESTS_BINDIR}',
                    '-S', 'samples=1')
     finally:
@@ -157,7 +139,7 @@ def test_server_that_never_comes_up(tmp_path):
 @needs_fabtests
 def test_client_that_times_out(tmp_path):
     start = time.monotonic()
-    proc = run(tmp_path, '-n', 'fabtests_completion%completion=fd',
+    proc = suite.run_checks(tmp_path, '-n', 'fabtests_completion%completion=fd',
                '-S', f'fabtests_bindir={FABTESTS_BINDIR}',
                '-S', 'iterations=1000000000', '-S', 'client_timeout_s=3',
                '-S', 'samples=1')

@@ -25,6 +25,7 @@ The job script of a rounds fixture reads top to bottom as::
         later rounds) or keep its output; empty the scratch directory
 '''
 
+import glob
 import inspect
 import os
 
@@ -36,7 +37,7 @@ from reframe.core.builtins import (run_after, run_before, sanity_function,
 from reframe.core.backends import getlauncher
 from reframe.core.exceptions import SanityError
 
-from microbench import records
+from microbench import ceilings, records, spack
 from microbench.stats import Samples
 
 #: Shell variable holding the private scratch directory of a job
@@ -48,6 +49,10 @@ STDERR_MARK = 'microbench: stderr of '
 #: Where the network checks run: partitions with a fabric to test (the
 #: ``network`` feature) and ReFrame's builtin generic system
 NETWORK = ['+network', 'generic']
+
+#: Where the multi-node storage checks run: partitions whose scratch every
+#: node shares (the ``pfs`` feature), the local default and ReFrame's generic
+SHARED_SCRATCH = ['+pfs', 'local', 'generic']
 
 #: The statistics of every main figure
 STATISTICS = ('median', 'min', 'max')
@@ -103,6 +108,18 @@ class Recorded(rfm.RegressionTestPlugin):
 
     #: Why the figure may not mean what it usually means (empty if none).
     note = variable(str, value='')
+
+    #: The Spack environment of the benchmark (``system`` without one) and
+    #: the concrete spec of every benchmark package it launched, from the
+    #: environment's lock.
+    spack_env = variable(str, value='')
+    spack_spec = variable(str, value='')
+
+
+#: The records a variant copies from its rounds, and a gap from a variant
+COPIED = ('samples', 'tool', 'tool_version', 'node', 'scratch',
+          'scratch_fstype', 'scratch_mount_options', 'spack_env',
+          'spack_spec')
 
 
 class Rounds(rfm.RunOnlyRegressionTest, Recorded):
@@ -174,8 +191,9 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         return []
 
     def sample_commands(self):
-        '''Shell lines run after a successful sample (``$variant`` and
-        ``$sample`` are set), before the scratch directory is emptied.'''
+        '''Shell lines run after every sample, pass or fail, before the
+        scratch directory is emptied (``$variant`` and ``$sample`` are set):
+        keep its outputs under names of their own.'''
         return []
 
     def sample_record(self):
@@ -318,12 +336,12 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         ]
         self.postrun_cmds = [
             'rc=$?',
+            *self.sample_commands(),
             'if [ $rc -ne 0 ]; then',
             '    ' + records.echo('failed', f'$variant: ${{what:-{self.tool} '
                                   'exited with code $rc}: $cmd'),
             '    failed="$failed $variant"',
             'else',
-            *('    ' + line for line in self.sample_commands()),
             '    ' + records.echo('sample',
                                   f'$variant: $sample{self.sample_record()}'),
             'fi',
@@ -353,6 +371,11 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
 
     @sanity_function
     def collect(self):
+        self.collect_records()
+        return True
+
+    def collect_records(self):
+        '''Read the job's records; skip or fail the rounds as they say.'''
         self.records = records.parse(self.read_output())
         recs = self.records
         self.node = ','.join(recs.get('node', []))
@@ -373,12 +396,14 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
                               '(killed or timed out?)')
 
         self.tool_version = ' '.join(recs.get('version', []))
+        self.spack_env, self.spack_spec = spack.record(
+            self.current_environ.extras.get('spack_env'), self.launched()
+        )
         self.scratch = ' '.join(recs.get('scratch', []))
         self.scratch_fstype = ' '.join(recs.get('scratch_fstype', []))
         self.scratch_mount_options = ' '.join(
             recs.get('scratch_mount_options', [])
         )
-        return True
 
     def read_output(self, name=None):
         try:
@@ -387,6 +412,27 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
                 return fp.read()
         except OSError as err:
             raise SanityError(f'no job output: {err}') from None
+
+    def last_output(self, prefix, variant, suffix):
+        '''The output ``<prefix>-<variant>-<sample><suffix>`` of the last
+        sample of ``variant`` (the failed one, if it failed), or ''.'''
+        paths = glob.glob(os.path.join(self.stagedir,
+                                       f'{prefix}-{variant}-*{suffix}'))
+        if not variant or not paths:
+            return ''
+
+        number = len(f'{prefix}-{variant}-')
+        last = max(paths, key=lambda p: int(os.path.basename(p)[number:]
+                                            [:-len(suffix) or None]))
+        return self.read_file(os.path.basename(last))
+
+    def read_file(self, name):
+        '''A file of the stage directory, or '' if there is none.'''
+        try:
+            with open(os.path.join(self.stagedir, name)) as fp:
+                return fp.read()
+        except OSError:
+            return ''
 
     def read_stderr(self):
         try:
@@ -414,6 +460,10 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
     #: first, by :meth:`figure_key`
     main_figures = {}
 
+    #: Figures a variant may have to report as cache figures at run time
+    #: (:meth:`demote_to_cache`)
+    cache_prone = ()
+
     valid_systems = ['*']
     valid_prog_environs = ['*']
     local = True
@@ -430,9 +480,11 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
     @classmethod
     def figure_units(cls):
         '''{figure name: unit} of every figure a variant may report.'''
-        figures = {figure_name(name, stat, unit): unit
+        figures = {figure_name(name + suffix, stat, unit): unit
                    for specs in cls.main_figures.values()
                    for name, unit in _as_list(specs)
+                   for suffix in ('', '_cache')
+                   if not suffix or name in cls.cache_prone
                    for stat in STATISTICS}
         for name, fn in cls._rfm_perf_fns.items():
             figures[name] = inspect.getclosurevars(fn).nonlocals['unit']
@@ -460,6 +512,36 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
         name = name or self.figure_specs()[0][0]
         self.figures[name] = Samples(values, specs[name])
 
+    def check_ceilings(self, nodes=1, cached=()):
+        '''Fail if a write or read figure, per node, is above the
+        partition's storage ceiling (figures in ``cached`` measure a cache
+        by design and are exempt).'''
+        for name in ('write', 'read'):
+            if name in cached or name not in self.figures:
+                continue
+
+            message = ceilings.violation(
+                self.figures[name].scaled(1 / nodes),
+                ceilings.ceiling(self.current_partition,
+                                 f'storage_{name}_mib_s'),
+                f'storage {name}' + (' (per node)' if nodes > 1 else ''),
+                self.current_partition.fullname
+            )
+            if message:
+                raise SanityError(message)
+
+    def demote_to_cache(self, name):
+        '''Report figure ``name`` as a cache figure, ``<name>_cache_*``: no
+        storage reference applies to it.  Say why in :attr:`note`.'''
+        unit = dict(self.figure_specs())[name]
+        self.figures[f'{name}_cache'] = self.figures[name]
+        for stat in STATISTICS:
+            del self.perf_variables[figure_name(name, stat, unit)]
+            self.perf_variables[figure_name(f'{name}_cache', stat, unit)] = (
+                sn.make_performance_function(self._statistic, unit,
+                                             f'{name}_cache', stat)
+            )
+
     @property
     def figure(self):
         '''The samples of the main figure.'''
@@ -473,8 +555,7 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
     @sanity_function
     def validate(self):
         rounds = self.rounds
-        for name in ('samples', 'tool', 'tool_version', 'node', 'scratch',
-                     'scratch_fstype', 'scratch_mount_options'):
+        for name in COPIED:
             setattr(self, name, getattr(rounds, name))
 
         recs = records.of_variant(rounds.records, self.variant)
@@ -526,18 +607,31 @@ class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
         self.valid_systems = self.pitfall.var_space[
             'valid_systems'
         ].default_value
-        for num in range(self.pitfall.num_variants):
-            self.depends_on(self.pitfall.variant_name(num), udeps.by_env)
+        for name in self._test_names().values():
+            self.depends_on(name, udeps.by_env)
 
         self.perf_variables = {
             name: sn.make_performance_function(self._ratio, 'x', *pair)
             for name, pair in self.gaps.items()
         }
 
+    def _test_names(self):
+        '''{variant: test name} of the pitfall's variants the gaps use.'''
+        knob = self.pitfall.knob
+        knobs = knob if isinstance(knob, tuple) else (knob,)
+        used = {v for pair in self.gaps.values() for v in pair[:2]}
+        names = {}
+        for num in range(self.pitfall.num_variants):
+            params = self.pitfall.get_variant_info(num)['params']
+            variant = '.'.join(str(params[k]) for k in knobs)
+            if variant in used:
+                names[variant] = self.pitfall.variant_name(num)
+
+        return names
+
     def _inputs(self):
-        deps = [self.getdep(self.pitfall.variant_name(num))
-                for num in range(self.pitfall.num_variants)]
-        return {dep.variant: dep for dep in deps}
+        return {variant: self.getdep(name)
+                for variant, name in self._test_names().items()}
 
     def _ratio(self, default, realistic, figure=None):
         inputs = self._inputs()
@@ -550,12 +644,14 @@ class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
     def collect_inputs(self):
         inputs = self._inputs()
         first = next(iter(inputs.values()))
-        for name in ('samples', 'tool', 'tool_version', 'node', 'scratch',
-                     'scratch_fstype', 'scratch_mount_options'):
+        for name in COPIED:
             setattr(self, name, getattr(first, name))
 
         self.command_line = ' ; '.join(f'{name}: {dep.command_line}'
                                        for name, dep in inputs.items())
         self.sample_values = ' ; '.join(f'{name}: {dep.sample_values}'
                                         for name, dep in inputs.items())
+        self.note = ' ; '.join(sorted({f'{name}: {dep.note}'
+                                       for name, dep in inputs.items()
+                                       if dep.note}))
         return True

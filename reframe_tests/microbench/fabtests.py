@@ -16,7 +16,6 @@ fabtests print sizes with binary suffixes (``32k``), counts with decimal ones
 "usec/xfer" as half a round trip (two transfers per iteration).
 '''
 
-import glob
 import os
 import re
 from dataclasses import dataclass
@@ -343,15 +342,9 @@ class FabtestsRounds(Rounds):
     def explain(self, failure, variant=None):
         # The last line the failed side printed in its last sample
         side = 'server' if 'the server' in failure else 'client'
-        outputs = glob.glob(os.path.join(self.stagedir,
-                                         f'{side}-{variant}-*.out'))
-        if not variant or not outputs:
-            return ''
-
-        last = max(outputs, key=lambda p: int(p.rsplit('-', 1)[1][:-4]))
-        with open(last) as fp:
-            lines = [ln.strip() for ln in fp if ln.strip()]
-
+        lines = [ln.strip() for ln in
+                 self.last_output(side, variant, '.out').splitlines()
+                 if ln.strip()]
         # What fabtests printed, before /usr/bin/time's report
         said = []
         for line in lines:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from reframe.core.builtins import performance_function, variable
 from reframe.core.exceptions import SanityError
 
-from microbench import ceilings, strace
+from microbench import strace
 from microbench.checks import SCRATCH, Rounds, VariantCheck
 from microbench.stats import Samples
 
@@ -196,7 +196,7 @@ class FioRounds(Rounds):
         ) + self.clean_scratch()
 
     def sample_commands(self):
-        return ['mv fio.json fio-$variant-$sample.json']
+        return ['mv -f fio.json fio-$variant-$sample.json 2>/dev/null']
 
     def sample_record(self):
         # Bytes of the files left in the scratch directory
@@ -282,7 +282,9 @@ class FioVariantCheck(VariantCheck):
         self.record_figure(runs)
         self.overwrite = Samples(factors, 'x')
         self._check_overwrite()
-        self._check_ceiling()
+        self.check_ceilings(
+            cached=('write',) if self.measures == 'page cache' else ()
+        )
         self._check_witness(recs)
 
     def _check_overwrite(self):
@@ -300,18 +302,6 @@ class FioVariantCheck(VariantCheck):
                 f'small for the runtime, so this is an overwrite figure, '
                 f'not a baseline'
             )
-
-    def _check_ceiling(self):
-        if self.measures != 'storage':
-            return
-
-        message = ceilings.violation(
-            self.figure,
-            ceilings.ceiling(self.current_partition, 'storage_write_mib_s'),
-            'storage write', self.current_partition.fullname
-        )
-        if message:
-            raise SanityError(message)
 
     def _check_witness(self, recs):
         syscall = self.rounds.witness_syscall

@@ -33,14 +33,14 @@ ON_NODE = {
     'local': '',
 }
 
-#: flavour -> launcher options placing one rank per node (srun and aprun
-#: take it from the job's tasks per node; Open MPI and hydra map by slot)
-ONE_PER_NODE = {
-    'srun': [],
-    'openmpi': ['--map-by', 'ppr:1:node'],
-    'hydra': ['-ppn', '1'],
-    'aprun': [],
-    'local': [],
+#: flavour -> command prefix starting {tasks} MPI ranks, {per_node} on each
+#: of {nodes} nodes (Open MPI and hydra map by slot unless told)
+SPREAD = {
+    'srun': 'srun --nodes={nodes} --ntasks={tasks} --ntasks-per-node={per_node}',
+    'openmpi': 'mpirun -np {tasks} --map-by ppr:{per_node}:node',
+    'hydra': 'mpiexec -n {tasks} -ppn {per_node}',
+    'aprun': 'aprun -n {tasks} -N {per_node}',
+    'local': 'mpirun -np {tasks}',
 }
 
 #: scheduler -> shell command printing the job's nodes, one per line
@@ -78,6 +78,13 @@ def on_node(flavour, node_var, options=()):
     '''Command prefix starting one process on the node in ``$node_var``.'''
     prefix = ON_NODE[flavour].format(node=node_var)
     return ' '.join([prefix, *options]).strip()
+
+
+def spread(flavour, nodes, per_node):
+    '''Command prefix starting ``nodes * per_node`` MPI ranks, ``per_node``
+    on each node; with no launcher (``local``), mpirun from PATH.'''
+    return SPREAD[flavour].format(nodes=nodes, per_node=per_node,
+                                  tasks=nodes * per_node)
 
 
 def nodes_command(scheduler):

@@ -2,7 +2,8 @@
 of OSU checks.
 
 ``osu_bw`` and ``osu_latency`` run on two MPI ranks, one per node on a
-facility partition (two ranks on the node on the local default).  OSU prints
+facility partition (two ranks on the node, through mpirun, on the local
+default).  OSU prints
 bandwidth in "MB/s" meaning 10^6 bytes per second; the suite converts it to
 MiB/s.  ``-b multiple`` (``--buffer-num``, OSU 5.7.1 and later) sends from and
 receives into a different buffer for every message of a window; older OSU
@@ -13,7 +14,6 @@ import os
 import re
 from dataclasses import dataclass
 
-from reframe.core.backends import getlauncher
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
@@ -147,14 +147,6 @@ class OsuRounds(Rounds):
     def version_command(self):
         return launchers.MPI_VERSION
 
-    def launcher(self):
-        # MPI programs need an MPI launcher, even on a partition that has
-        # none (the local default): mpirun from PATH
-        if self._launcher.registered_name == 'local':
-            return getlauncher('mpirun')()
-
-        return self._launcher
-
     def expected_seconds(self):
         return 120
 
@@ -168,14 +160,14 @@ class OsuRounds(Rounds):
         if buffer == 'multiple':
             argv += ['-b', 'multiple']
 
-        return self.launch(*argv, options=self.one_per_node())
+        return self.two_ranks(*argv)
 
-    def one_per_node(self):
-        '''Launcher options putting the two ranks on two nodes.'''
-        if self._launcher.registered_name == 'local':
-            return []
-
-        return launchers.ONE_PER_NODE[launchers.flavour(self.current_partition)]
+    def two_ranks(self, *argv):
+        '''A command line starting two ranks, one per node (both on this
+        node on the local default).'''
+        flavour = launchers.flavour(self.current_partition)
+        nodes = 1 if flavour == 'local' else 2
+        return ' '.join([launchers.spread(flavour, nodes, 2 // nodes), *argv])
 
     def sample_body(self, variant):
         return [f'cmd="{self.variant_command(variant)}"',
@@ -188,8 +180,7 @@ class OsuRounds(Rounds):
             if variant not in self.variants:
                 continue
 
-            probe = self.launch(self.program(benchmark), '--help',
-                                options=self.one_per_node())
+            probe = self.two_ranks(self.program(benchmark), '--help')
             lines += [
                 f'if ! {probe} 2>&1 | grep -q -- --buffer-num; then',
                 '    ' + records.echo(

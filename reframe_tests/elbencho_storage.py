@@ -1,0 +1,71 @@
+'''S1 and S2 with elbencho: the page cache and preallocation.
+
+Pitfall catalogue S1, S2; "Keeping It Real" (PDSW 2020) sections II-D and
+II-E; Nolte et al., "Understanding Storage Performance using Benchmarking"
+(GWDG).
+
+elbencho writes, then reads, a file per host with many threads.  Buffered
+(its default) both go through the page cache: the read comes back from
+memory.  ``--direct`` is O_DIRECT.  ``--preallocfile`` reserves the file with
+posix_fallocate() first, hiding the block allocation a growing file pays.  On
+several nodes, elbencho services run on every node and one client drives
+them (``--hosts``).
+'''
+
+import reframe as rfm
+from reframe.core.builtins import fixture, parameter
+
+from microbench.checks import GapCheck
+from microbench.elbencho import ElbenchoRounds, ElbenchoVariantCheck
+
+IO = ('buffered', 'direct')
+ALLOCATION = ('grow', 'prealloc')
+
+
+class elbencho_storage_rounds(ElbenchoRounds):
+    '''Write then read with and without O_DIRECT, growing the file or
+    preallocating it.'''
+
+    variants = tuple(f'{io}.{allocation}' for io in IO
+                     for allocation in ALLOCATION)
+
+    def variant_options(self, variant):
+        io, allocation = variant.split('.')
+        return ((['--direct'] if io == 'direct' else [])
+                + (['--preallocfile'] if allocation == 'prealloc' else []))
+
+
+@rfm.simple_test
+class elbencho_storage(ElbenchoVariantCheck):
+    '''Write and read throughput of one I/O mode and allocation.'''
+
+    #: ``buffered`` (elbencho's default) or ``direct`` (``--direct``).
+    io = parameter(IO)
+
+    #: ``grow`` (elbencho's default: the file grows as it is written) or
+    #: ``prealloc`` (``--preallocfile``).
+    allocation = parameter(ALLOCATION)
+
+    knob = ('io', 'allocation')
+    rounds = fixture(elbencho_storage_rounds, scope='environment')
+    reference = {'$ref': 'references/elbencho.yaml'}
+
+    def cache_figures(self):
+        # Buffered writes are not flushed, and read back from memory
+        return ('write', 'read') if self.io == 'buffered' else ()
+
+
+@rfm.simple_test
+class elbencho_storage_gap(GapCheck):
+    '''How much the page cache and preallocation flatter elbencho.'''
+
+    pitfall = elbencho_storage
+    gaps = {
+        'write_buffered_over_direct': ('buffered.grow', 'direct.grow',
+                                       'write'),
+        'read_buffered_over_direct': ('buffered.grow', 'direct.grow', 'read'),
+        # A preallocated file over a growing one, with O_DIRECT
+        'write_prealloc_over_grow': ('direct.prealloc', 'direct.grow',
+                                     'write'),
+    }
+    reference = {'$ref': 'references/elbencho.yaml'}

@@ -1,0 +1,101 @@
+'''S4. Read-after-write from the page cache (IOR).
+
+Pitfall catalogue S4; Lockwood, "Basics of I/O Benchmarking" (2016); IO500's
+rules.
+
+IOR writes, then reads back what it wrote.  Naively the read comes from the
+client's page cache (146 GB/s on 4 nodes in the blog: more than the network
+can carry), and so does an unflushed write.  The defences: ``-e`` (fsync at
+the end of each phase, its time counted), ``-C -Q <tasks per node>`` (each
+task reads what a task of the next node wrote), both (IO500's rules),
+``--posix.odirect`` (no page cache) and ``-M`` (fill the node's memory so the
+cache cannot hold the data).  With every task on one node, ``-C`` cannot help:
+the read is then reported as a cache figure, saying why.  Shapes are IO500's
+easy (a file per process, 1 MiB transfers) and hard (one shared file,
+interleaved 47008-byte transfers), stonewalled to measure sustained writes.
+'''
+
+import reframe as rfm
+from reframe.core.builtins import fixture, parameter, run_after, variable
+
+from microbench.checks import GapCheck
+from microbench.ior import IorRounds, IorVariantCheck
+
+SHAPES = ('easy', 'hard')
+DEFENCES = ('none', 'fsync', 'reorder', 'reorder_fsync', 'odirect', 'memory')
+
+#: O_DIRECT needs transfers aligned to the device's blocks; IOR aborts on
+#: the hard shape's 47008-byte ones
+IMPOSSIBLE = {'hard.odirect': 'O_DIRECT needs transfers aligned to the '
+                              'device block; the hard shape\'s 47008-byte '
+                              'transfers are not (IOR aborts)'}
+
+
+class ior_page_cache_rounds(IorRounds):
+    '''Write then read with each cache defence, in both shapes.'''
+
+    variants = tuple(v for v in (f'{s}.{d}' for s in SHAPES for d in DEFENCES)
+                     if v not in IMPOSSIBLE)
+
+    #: Memory the ``memory`` defence fills on every node (IOR ``-M``).
+    #:
+    #: :type: :class:`str`
+    #: :default: ``'80%'``
+    memory_per_node = variable(str, value='80%')
+
+    def defence_options(self, defence):
+        reorder = ['-C', '-Q', str(self.tasks_per_node)]
+        return {'none': [], 'fsync': ['-e'], 'reorder': reorder,
+                'reorder_fsync': [*reorder, '-e'],
+                'odirect': ['--posix.odirect'],
+                'memory': ['-M', self.memory_per_node]}[defence]
+
+
+@rfm.simple_test
+class ior_page_cache(IorVariantCheck):
+    '''Write and read bandwidth under one cache defence, in one shape.'''
+
+    #: ``easy`` (file per process, 1 MiB) or ``hard`` (shared file, 47008 B).
+    shape = parameter(SHAPES)
+
+    #: ``none`` (IOR's default), ``fsync`` (-e), ``reorder`` (-C -Q),
+    #: ``reorder_fsync`` (-C -Q -e, IO500's rules), ``odirect``, ``memory``
+    #: (-M).
+    defence = parameter(DEFENCES)
+
+    knob = ('shape', 'defence')
+    rounds = fixture(ior_page_cache_rounds, scope='environment')
+    reference = {'$ref': 'references/ior.yaml'}
+
+    @run_after('init')
+    def skip_impossible(self):
+        self.skip_if(self.variant in IMPOSSIBLE, IMPOSSIBLE.get(self.variant))
+
+    def cache_figures(self):
+        # Nothing flushed is a cache write; read back by the writer, a cache
+        # read
+        return {'none': ('write', 'read'), 'fsync': ('read',),
+                'reorder': ('write',)}.get(self.defence, ())
+
+    def reads_other_nodes(self):
+        return self.defence in ('reorder', 'reorder_fsync')
+
+
+@rfm.simple_test
+class ior_page_cache_gap(GapCheck):
+    '''How much the page cache flatters IOR's figures.'''
+
+    pitfall = ior_page_cache
+    gaps = {
+        # Read back from the cache over read with O_DIRECT
+        'easy_read_none_over_odirect': ('easy.none', 'easy.odirect', 'read'),
+        # Naive over IO500's rules
+        'easy_read_none_over_reorder_fsync': ('easy.none',
+                                              'easy.reorder_fsync', 'read'),
+        'hard_read_none_over_reorder_fsync': ('hard.none',
+                                              'hard.reorder_fsync', 'read'),
+        # An unflushed write over a flushed one
+        'easy_write_none_over_fsync': ('easy.none', 'easy.fsync', 'write'),
+        'hard_write_none_over_fsync': ('hard.none', 'hard.fsync', 'write'),
+    }
+    reference = {'$ref': 'references/ior.yaml'}

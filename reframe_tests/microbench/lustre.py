@@ -1,0 +1,116 @@
+'''Lustre: file layouts with ``lfs``, and the base classes of striping
+checks (fio writers on one shared file).
+
+A sample lays out a new file (``lfs setstripe -c COUNT -S SIZE``) and writes
+it with fio; the witness records the stripe count ``lfs getstripe -c`` reads
+back from a probe file laid out the same way.
+'''
+
+from reframe.core.builtins import variable
+from reframe.core.exceptions import SanityError
+
+from microbench import records
+from microbench.checks import SCRATCH
+from microbench.fio import FioRounds, FioVariantCheck
+
+#: Where striping checks run: Lustre partitions (``lustre`` feature), and
+#: the local default and generic system, where they skip without ``lfs``
+LUSTRE = ['+lustre', 'local', 'generic']
+
+
+_UNITS = {'': 1, 'k': 2**10, 'm': 2**20, 'g': 2**30}
+
+
+def setstripe(path, count, size):
+    return f'lfs setstripe -c {count} -S {size} {path}'
+
+
+def size_bytes(size):
+    '''Bytes of an lfs/fio size such as ``1m``.'''
+    return int(size.rstrip('kKmMgG')) * _UNITS[size[-1].lower()
+                                                if size[-1].isalpha() else '']
+
+
+class StripingRounds(FioRounds):
+    '''fio writers on one shared file laid out by ``lfs setstripe``.
+
+    Subclasses set :attr:`variants` and implement :meth:`layout` (stripe
+    count and fio offset of every variant).
+    '''
+
+    valid_systems = LUSTRE
+
+    #: Stripe size of every layout (``lfs setstripe -S``).
+    #:
+    #: :type: :class:`str`
+    #: :default: ``'1m'``
+    stripe_size = variable(str, value='1m')
+
+    #: Stripe count of a striped layout (``-c``; the study used 10).
+    #:
+    #: :type: :class:`int`
+    #: :default: ``8``
+    stripe_count = variable(int, value=8)
+
+    #: Writers, each on its own region of the shared file.
+    #:
+    #: :type: :class:`int`
+    #: :default: ``8``
+    numjobs = variable(int, value=8)
+
+    #: Size of every writer's region.
+    #:
+    #: :type: :class:`str`
+    #: :default: ``'16g'``
+    region_size = variable(str, value='16g')
+
+    def layout(self, variant):
+        '''(stripe count, fio start offset) of ``variant``.'''
+        raise NotImplementedError
+
+    def tools_needed(self):
+        return [self.fio, 'lfs']
+
+    def fio_options(self, variant):
+        count, offset = self.layout(variant)
+        return {'name': self.__class__.__name__,
+                'filename': f'{SCRATCH}/shared', 'rw': 'write',
+                'bs': self.stripe_size, 'direct': 1,
+                'numjobs': self.numjobs, 'size': self.region_size,
+                'offset': offset, 'offset_increment': self.region_size,
+                'runtime': self.runtime_s, 'group_reporting': None}
+
+    def sample_body(self, variant):
+        count, _ = self.layout(variant)
+        return [f'cmd="{setstripe(f"{SCRATCH}/shared", count, self.stripe_size)}"',
+                '$cmd || return $?',
+                f'cmd="{self.variant_command(variant)}"', '$cmd']
+
+    def witness_commands(self, variant):
+        count, _ = self.layout(variant)
+        probe = f'{SCRATCH}/probe-{variant}'
+        return [
+            *self.checked(setstripe(probe, count, self.stripe_size),
+                          f'{variant} layout'),
+            records.echo('stripes', f'{variant}: $(lfs getstripe -c {probe})'),
+            f'rm -f {probe}',
+        ]
+
+
+class StripingVariantCheck(FioVariantCheck):
+    '''One layout of a striping pitfall: fio's write bandwidth and
+    overwrite factor, and the stripe count Lustre actually gave the file.'''
+
+    valid_systems = LUSTRE
+
+    def validate_samples(self, recs):
+        super().validate_samples(recs)
+        count, _ = self.rounds.layout(self.variant)
+        got = int(recs['stripes'][0])
+        self.witness = f'stripe count {got} (asked {count})'
+        if count != 1 and got < 2:
+            raise SanityError(f'asked for {count} stripes, Lustre gave {got}: '
+                              f'with one OST the layout cannot differ')
+
+        if count == 1 and got != 1:
+            raise SanityError(f'asked for one stripe, Lustre gave {got}')

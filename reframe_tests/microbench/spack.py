@@ -1,0 +1,55 @@
+'''Which Spack build of a benchmark ran: read from the environment's lock.
+
+A facility partition's programming environment names its Spack environment
+(``extras.spack_env``, a folder of spack_envs/ with a committed
+``spack.lock``) and puts the environment's view on PATH.  Every record then
+names that environment and, for each benchmark program the check launched,
+the concrete spec of its package in the lock: ``fio@3.33/5geveib``.  Without
+a Spack environment (the local default, ReFrame's generic system) the
+benchmarks come from the system: both say ``system``.
+'''
+
+import json
+import os
+
+import yaml
+
+ENVS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), 'spack_envs')
+
+#: What a record says without a Spack environment
+SYSTEM = 'system'
+
+
+def packages(programs):
+    '''The Spack packages of benchmark programs (spack_envs/tools.yaml).'''
+    with open(os.path.join(ENVS_DIR, 'tools.yaml')) as fp:
+        tools = yaml.safe_load(fp)
+
+    return sorted({tools[program] for program in programs})
+
+
+def concrete(lock, package):
+    '''``package@version/hash`` (7 characters) of ``package`` in a parsed
+    spack.lock, or ``package: not in the lock``.'''
+    for spec in lock['concrete_specs'].values():
+        if spec['name'] == package:
+            return f'{package}@{spec["version"]}/{spec["hash"][:7]}'
+
+    return f'{package}: not in the lock'
+
+
+def record(env_dir, programs):
+    '''(environment, concrete specs) of the programs a check launched, in
+    the Spack environment folder ``env_dir`` (None: the system's).'''
+    if not env_dir:
+        return SYSTEM, SYSTEM
+
+    name = os.path.relpath(env_dir, ENVS_DIR)
+    try:
+        with open(os.path.join(env_dir, 'spack.lock')) as fp:
+            lock = json.load(fp)
+    except (OSError, ValueError) as err:
+        return name, f'no usable spack.lock: {err}'
+
+    return name, ' '.join(concrete(lock, p) for p in packages(programs))

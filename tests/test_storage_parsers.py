@@ -1,0 +1,180 @@
+'''IOR, mdtest and elbencho parsers on real outputs, and broken copies.'''
+
+import json
+
+import pytest
+
+from microbench import elbencho, ior, mdtest
+
+from fixtures import text
+
+STONEWALLED = 'ior/easy-stonewalled.summary.json'
+ENDED_EARLY = 'ior/easy-ended-before-stonewall.summary.json'
+
+
+def test_ior_summary():
+    run = ior.parse_summary(text('ior/basic-F.summary.json'))
+    assert (run.version, run.nodes, run.tasks, run.deadline_s) == (
+        '4.0.0', 1, 2, 0)
+    assert set(run.mib_s) == {'write', 'read'}
+    assert run.mib_s['read'] > run.mib_s['write'] > 0
+    assert ior.unsustained(run) is None      # no stonewall asked
+
+
+def test_ior_summary_of_the_shared_fixture():
+    # The fixture printed its JSON summary on stdout; parse that part
+    summary = text('ior/ior-np2-F-json.json')
+    run = ior.parse_summary(summary)
+    assert run.mib_s == {'write': 3318.9965, 'read': 15742.1684}
+
+
+def test_ior_stonewall():
+    run = ior.parse_summary(text(STONEWALLED))
+    assert run.deadline_s == 2
+    assert run.stonewall_s['write'] >= 2
+    assert ior.unsustained(run) is None
+
+
+def test_ior_write_that_ended_before_its_stonewall():
+    run = ior.parse_summary(text(ENDED_EARLY))
+    message = ior.unsustained(run)
+    assert message.startswith('the write phase ended after 0.0')
+    assert 'before its 5 s stonewall' in message
+
+
+@pytest.mark.parametrize('fraction', [0.0, 0.3, 0.9])
+def test_ior_truncated_summary_is_rejected(fraction):
+    full = text(STONEWALLED)
+    with pytest.raises(ior.IorOutputError, match='empty|not valid JSON'):
+        ior.parse_summary(full[:int(len(full) * fraction)])
+
+
+def test_ior_incomplete_summary_is_rejected():
+    data = json.loads(text(STONEWALLED))
+    data['summary'] = []
+    with pytest.raises(ior.IorOutputError, match='no summary entries'):
+        ior.parse_summary(json.dumps(data))
+
+    data = json.loads(text(STONEWALLED))
+    del data['summary'][0]['bwMeanMIB']
+    with pytest.raises(ior.IorOutputError, match='has no "bwMeanMIB"'):
+        ior.parse_summary(json.dumps(data))
+
+    data = json.loads(text(STONEWALLED))
+    data['summary'][0]['bwMeanMIB'] = 'fast'
+    with pytest.raises(ior.IorOutputError, match='not a number'):
+        ior.parse_summary(json.dumps(data))
+
+
+def test_ior_text_output_is_not_a_summary():
+    with pytest.raises(ior.IorOutputError, match='not valid JSON'):
+        ior.parse_summary(text('ior/ior-np2-shared.txt'))
+
+
+@pytest.mark.parametrize('name,first', [
+    ('ior/error-nonexistent-dir.txt', 'ERROR: open64("/nonexistent/dir/file'),
+    ('ior/error-block-not-multiple.txt',
+     'ERROR: block size must be a multiple of transfer size'),
+])
+def test_ior_errors(name, first):
+    assert ior.errors(text(name))[0].startswith(first)
+
+
+def test_ior_success_has_no_errors():
+    assert ior.errors(text('ior/easy-stonewalled.stdout.txt')) == []
+
+
+@pytest.mark.parametrize('name,tasks,create', [
+    ('mdtest/mdtest-np2-n100.txt', 2, 20220.335),
+    ('mdtest/n200.txt', 2, None),
+    ('mdtest/n200-N1.txt', 2, None),
+    ('mdtest/n200-F.txt', 2, None),
+])
+def test_mdtest(name, tasks, create):
+    run = mdtest.parse(text(name))
+    assert (run.version, run.tasks, run.nodes) == ('4.0.0', tasks, 1)
+    assert set(run.rates) == {'create', 'stat', 'read', 'remove'}
+    assert all(rate > 0 for rate in run.rates.values())
+    if create:
+        assert run.rates['create'] == create
+
+
+def test_mdtest_error_is_rejected_with_its_first_error():
+    with pytest.raises(mdtest.MdtestOutputError,
+                       match=r'mdtest failed: ERROR: open64\("/nonexistent/x'):
+        mdtest.parse(text('mdtest/error-nonexistent.txt'))
+
+
+@pytest.mark.parametrize('marker', ['SUMMARY rate', '-- finished at',
+                                    'File removal'])
+def test_mdtest_truncated_output_is_rejected(marker):
+    full = text('mdtest/n200.txt')
+    with pytest.raises(mdtest.MdtestOutputError,
+                       match='no complete SUMMARY|no rate for file'):
+        mdtest.parse(full[:full.index(marker)])
+
+
+def test_mdtest_other_output_is_rejected():
+    with pytest.raises(mdtest.MdtestOutputError, match='not mdtest output'):
+        mdtest.parse(text('ior/ior-np2-shared.txt'))
+
+
+@pytest.mark.parametrize('name,direct,write,read', [
+    ('elbencho/buffered_allfiles.res.json', False, None, None),
+    ('elbencho/direct.res.json', True, None, None),
+    ('elbencho/preallocfile.res.json', False, None, None),
+    ('elbencho/service_client_write_allfiles.res.json', False, None, None),
+    ('elbencho/elbencho-t2-1g-buffered-jsonfile.json', False,
+     817631757 / 2**20, 14917639056 / 2**20),
+])
+def test_elbencho(name, direct, write, read):
+    run = elbencho.parse(text(name))
+    assert run.version == '3.1-9'
+    assert run.direct == direct
+    assert run.mib_s['WRITE'] > 0 and run.mib_s['READ'] > 0
+    if write:
+        assert run.mib_s == pytest.approx({'WRITE': write, 'READ': read})
+
+
+def test_elbencho_run_cut_by_its_time_limit_is_rejected():
+    with pytest.raises(elbencho.ElbenchoOutputError,
+                       match='no READ phase: the run ended early'):
+        elbencho.parse(text('elbencho/timelimit2_infloop.res.json'))
+
+
+def test_elbencho_truncated_and_empty_results_are_rejected():
+    full = text('elbencho/direct.res.json')
+    with pytest.raises(elbencho.ElbenchoOutputError, match='not a complete'):
+        elbencho.parse(full[:len(full) // 2])
+
+    with pytest.raises(elbencho.ElbenchoOutputError, match='empty'):
+        elbencho.parse('')
+
+
+@pytest.mark.parametrize('name,said', [
+    ('elbencho/error-nonexistent-dir.txt',
+     'ERROR: Unable to open benchmark path'),
+    ('elbencho/error-direct-ramfs.txt', 'SysErr: Invalid argument'),
+    ('elbencho/error-service-nonexistent-dir.txt',
+     'Preparation phase error: Unable to open benchmark path'),
+])
+def test_elbencho_errors(name, said):
+    assert said in elbencho.errors(text(name))[0]
+
+
+def test_mdtest_failed_validation_is_rejected():
+    with pytest.raises(mdtest.MdtestOutputError,
+                       match='mdtest failed: .*FAILED in md_validate_tests, '
+                             'When writing and reading files, read bytes '
+                             'must be smaller'):
+        mdtest.parse(text('mdtest/error-read-more-than-written.txt'))
+
+
+def test_diagnosis_of_a_full_file_system():
+    said = ior.diagnosis(text('mdtest/error-disk-full.txt'),
+                         text('mdtest/error-disk-full-stderr.txt'))
+    assert said.startswith('WARNING: write(')
+    assert said.endswith('failed No space left on device')
+    assert ior.diagnosis('', text('mdtest/error-disk-full-stderr.txt')) == (
+        "mdtest: aiori-POSIX.c:769: POSIX_Xfer: Assertion `rc >= 0' failed."
+    )
