@@ -174,11 +174,23 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         '''The command line of one sample of ``variant``.'''
         raise NotImplementedError
 
+    #: The file a sample's standard output goes to (None: the job's), and
+    #: the files the tool writes itself; each is kept, pass or fail, as
+    #: ``<stem>-<variant>-<sample><suffix>`` (:meth:`output`)
+    stdout_file = None
+    output_files = ()
+
     def sample_body(self, variant):
         '''Shell lines of one sample of ``variant``: they leave in ``cmd``
         the command that failed, if any, may say in ``what`` what happened,
         and end with its exit status.'''
-        return [f'cmd="{self.variant_command(variant)}"', '$cmd']
+        redirect = f' > {self.stdout_file}' if self.stdout_file else ''
+        return [f'cmd="{self.variant_command(variant)}"', f'$cmd{redirect}']
+
+    def output(self, name, variant='$variant', sample='$sample'):
+        '''Where output file ``name`` of a sample is kept.'''
+        stem, suffix = os.path.splitext(name)
+        return f'{stem}-{variant}-{sample}{suffix}'
 
     def setup_commands(self):
         '''Shell lines run once before the witnesses and the rounds; they
@@ -194,7 +206,10 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         '''Shell lines run after every sample, pass or fail, before the
         scratch directory is emptied (``$variant`` and ``$sample`` are set):
         keep its outputs under names of their own.'''
-        return []
+        names = [*self.output_files,
+                 *([self.stdout_file] if self.stdout_file else [])]
+        return [f'mv -f {name} {self.output(name)} 2>/dev/null'
+                for name in names]
 
     def sample_record(self):
         '''Facts of a successful sample appended to its record (shell).'''
@@ -413,18 +428,19 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         except OSError as err:
             raise SanityError(f'no job output: {err}') from None
 
-    def last_output(self, prefix, variant, suffix):
-        '''The output ``<prefix>-<variant>-<sample><suffix>`` of the last
-        sample of ``variant`` (the failed one, if it failed), or ''.'''
-        paths = glob.glob(os.path.join(self.stagedir,
-                                       f'{prefix}-{variant}-*{suffix}'))
-        if not variant or not paths:
-            return ''
+    def last_output(self, name, variant):
+        '''Output file ``name`` of the last sample of ``variant`` (the failed
+        one, if it failed), or ''.'''
+        stem, suffix = os.path.splitext(name)
+        prefix, kept = f'{stem}-{variant}-', {}
+        for path in glob.glob(os.path.join(self.stagedir,
+                                           f'{prefix}*{suffix}')):
+            sample = os.path.basename(path)[len(prefix):][:-len(suffix)
+                                                          or None]
+            if sample.isdigit():
+                kept[int(sample)] = os.path.basename(path)
 
-        number = len(f'{prefix}-{variant}-')
-        last = max(paths, key=lambda p: int(os.path.basename(p)[number:]
-                                            [:-len(suffix) or None]))
-        return self.read_file(os.path.basename(last))
+        return self.read_file(kept[max(kept)]) if variant and kept else ''
 
     def read_file(self, name):
         '''A file of the stage directory, or '' if there is none.'''

@@ -96,6 +96,8 @@ class ElbenchoRounds(Rounds):
 
     tool = 'elbencho'
     programs = ('elbencho',)
+    stdout_file = 'elbencho.out'
+    output_files = ('elbencho.json',)
 
     #: Directory of the elbencho binary; empty: on PATH.
     #:
@@ -200,16 +202,9 @@ class ElbenchoRounds(Rounds):
             '2>&1; cleanup\' EXIT',
         ]
 
-    def sample_body(self, variant):
-        return [f'cmd="{self.variant_command(variant)}"', '$cmd > elbencho.out']
-
-    def sample_commands(self):
-        return ['mv -f elbencho.json elbencho-$variant-$sample.json 2>/dev/null',
-                'mv -f elbencho.out elbencho-$variant-$sample.out 2>/dev/null']
-
     def explain(self, failure, variant=None):
         found = (errors(self.stderr_of(variant))
-                 + errors(self.last_output('elbencho', variant, '.out')))
+                 + errors(self.last_output(self.stdout_file, variant)))
 
         return f'; elbencho said: {found[0]}' if found else ''
 
@@ -227,8 +222,8 @@ class ElbenchoVariantCheck(VariantCheck):
     def validate_samples(self, recs):
         rounds, runs = self.rounds, []
         for num in range(1, rounds.samples + 1):
-            path = os.path.join(rounds.stagedir,
-                                f'elbencho-{self.variant}-{num}.json')
+            path = os.path.join(rounds.stagedir, rounds.output(
+                'elbencho.json', self.variant, num))
             try:
                 with open(path) as fp:
                     runs.append(parse(fp.read(), f'elbencho results of '

@@ -305,7 +305,7 @@ class FabtestsRounds(Rounds):
             '# every wait bounded, $what says what went wrong',
             'server_client() {',
             '    cmd=$1',
-            '    $cmd > server-$variant-$sample.out 2>&1 &',
+            f'    $cmd > {self.output("server.out")} 2>&1 &',
             '    server=$!',
             f'    sleep {self.server_start_s}',
             '    if ! kill -0 $server 2>/dev/null; then',
@@ -316,7 +316,7 @@ class FabtestsRounds(Rounds):
             '        return $(( rc ? rc : 1 ))',
             '    fi',
             '    cmd=$2',
-            '    $cmd > client-$variant-$sample.out 2>&1',
+            f'    $cmd > {self.output("client.out")} 2>&1',
             '    rc=$?',
             '    if [ $rc -eq 124 ]; then',
             f'        what="the client timed out after {self.client_timeout_s}'
@@ -343,7 +343,7 @@ class FabtestsRounds(Rounds):
         # The last line the failed side printed in its last sample
         side = 'server' if 'the server' in failure else 'client'
         lines = [ln.strip() for ln in
-                 self.last_output(side, variant, '.out').splitlines()
+                 self.last_output(f'{side}.out', variant).splitlines()
                  if ln.strip()]
         # What fabtests printed, before /usr/bin/time's report
         said = []
@@ -393,8 +393,8 @@ class FabtestsVariantCheck(VariantCheck):
         rounds, runs = self.rounds, []
         for num in range(1, rounds.samples + 1):
             for side in ('client', 'server'):
-                path = os.path.join(rounds.stagedir,
-                                    f'{side}-{self.variant}-{num}.out')
+                path = os.path.join(rounds.stagedir, rounds.output(
+                    f'{side}.out', self.variant, num))
                 try:
                     with open(path) as fp:
                         run = parse(fp.read(), f'{side} output of sample '

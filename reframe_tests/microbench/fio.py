@@ -124,6 +124,7 @@ class FioRounds(Rounds):
 
     tool = 'fio'
     programs = ('fio',)
+    output_files = ('fio.json',)
 
     #: The fio executable: a name on PATH or a path.
     #:
@@ -195,9 +196,6 @@ class FioRounds(Rounds):
             self.witness_syscall, f'strace-{variant}.txt'
         ) + self.clean_scratch()
 
-    def sample_commands(self):
-        return ['mv -f fio.json fio-$variant-$sample.json 2>/dev/null']
-
     def sample_record(self):
         # Bytes of the files left in the scratch directory
         return (" file_bytes=$(find $scratch -type f -printf '%s\\n' | "
@@ -257,7 +255,7 @@ class FioVariantCheck(VariantCheck):
         for line in recs['sample']:
             num, file_bytes = line.split(' file_bytes=')
             path = os.path.join(rounds.stagedir,
-                                f'fio-{self.variant}-{num}.json')
+                                rounds.output('fio.json', self.variant, num))
             try:
                 with open(path) as fp:
                     run = parse(fp.read(), f'fio output of sample {num}')

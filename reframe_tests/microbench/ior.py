@@ -160,6 +160,11 @@ class MpiRounds(Rounds):
                                           per_node or self.tasks_per_node),
                          *argv])
 
+    def explain(self, failure, variant=None):
+        said = diagnosis(self.last_output(self.stdout_file, variant),
+                         self.stderr_of(variant))
+        return f'; {self.tool} said: {said}' if said else ''
+
     @run_after('setup')
     def set_tasks(self):
         self.num_tasks = self.nodes() * self.tasks_per_node
@@ -179,6 +184,8 @@ class IorRounds(MpiRounds):
 
     tool = 'IOR'
     programs = ('ior',)
+    stdout_file = 'ior.out'
+    output_files = ('ior.json',)
 
     #: Directory of the IOR binaries; empty: on PATH.
     #:
@@ -234,28 +241,20 @@ class IorRounds(MpiRounds):
             '-O', 'summaryFormat=JSON', '-O', 'summaryFile=ior.json'
         )
 
-    def sample_body(self, variant):
-        return [f'cmd="{self.variant_command(variant)}"', '$cmd > ior.out']
-
-    def sample_commands(self):
-        return ['mv -f ior.json ior-$variant-$sample.json 2>/dev/null',
-                'mv -f ior.out ior-$variant-$sample.out 2>/dev/null']
-
     def runs(self, variant):
         '''The IOR runs of every sample of ``variant``; a
         :class:`SanityError` says what is wrong with one.'''
         runs = []
         for num in range(1, self.samples + 1):
-            base = os.path.join(self.stagedir, f'ior-{variant}-{num}')
             try:
-                with open(f'{base}.out') as fp:
-                    found = errors(fp.read())
-
+                found = errors(self.read_file(self.output('ior.out', variant,
+                                                          num)))
                 if found:
                     raise SanityError(f'IOR printed an error in sample '
                                       f'{num} of {variant}: {found[0]}')
 
-                with open(f'{base}.json') as fp:
+                with open(os.path.join(self.stagedir, self.output(
+                        'ior.json', variant, num))) as fp:
                     run = parse_summary(fp.read(), f'IOR summary of sample '
                                         f'{num} of {variant}')
             except (OSError, IorOutputError) as err:
@@ -268,11 +267,6 @@ class IorRounds(MpiRounds):
             runs.append(run)
 
         return runs
-
-    def explain(self, failure, variant=None):
-        said = diagnosis(self.last_output('ior', variant, '.out'),
-                         self.stderr_of(variant))
-        return f'; IOR said: {said}' if said else ''
 
 
 class IorVariantCheck(VariantCheck):

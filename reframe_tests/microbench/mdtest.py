@@ -15,7 +15,7 @@ from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
 from microbench.checks import SCRATCH, SHARED_SCRATCH, VariantCheck
-from microbench.ior import MpiRounds, diagnosis, errors
+from microbench.ior import MpiRounds, errors
 
 _LAUNCHED = re.compile(r'^mdtest-(?P<version>\S+) was launched with '
                        r'(?P<tasks>\d+) total task\(s\) on (?P<nodes>\d+) '
@@ -92,6 +92,7 @@ class MdtestRounds(MpiRounds):
 
     tool = 'mdtest'
     programs = ('mdtest',)
+    stdout_file = 'mdtest.out'
 
     #: Directory of the mdtest binary; empty: on PATH.
     #:
@@ -127,18 +128,6 @@ class MdtestRounds(MpiRounds):
 
         return self.ranks(self.mdtest(), *options)
 
-    def sample_body(self, variant):
-        return [f'cmd="{self.variant_command(variant)}"', '$cmd > mdtest.out']
-
-    def sample_commands(self):
-        return ['mv -f mdtest.out mdtest-$variant-$sample.out 2>/dev/null']
-
-    def explain(self, failure, variant=None):
-        said = diagnosis(self.last_output('mdtest', variant, '.out'),
-                         self.stderr_of(variant))
-        return f'; mdtest said: {said}' if said else ''
-
-
 class MdtestVariantCheck(VariantCheck):
     '''One variant of an mdtest pitfall: file create, stat, read and remove
     rates (ops/s), median, min and max over the samples.  Without a stride
@@ -154,8 +143,8 @@ class MdtestVariantCheck(VariantCheck):
     def validate_samples(self, recs):
         rounds, runs = self.rounds, []
         for num in range(1, rounds.samples + 1):
-            path = os.path.join(rounds.stagedir,
-                                f'mdtest-{self.variant}-{num}.out')
+            path = os.path.join(rounds.stagedir, rounds.output(
+                rounds.stdout_file, self.variant, num))
             try:
                 with open(path) as fp:
                     runs.append(parse(fp.read(), f'mdtest output of sample '

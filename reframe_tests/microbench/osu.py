@@ -107,6 +107,7 @@ class OsuRounds(Rounds):
     '''
 
     tool = 'OSU Micro-Benchmarks'
+    stdout_file = 'osu.out'
     uses_scratch = False
     valid_systems = NETWORK
     num_tasks = 2
@@ -169,10 +170,6 @@ class OsuRounds(Rounds):
         nodes = 1 if flavour == 'local' else 2
         return ' '.join([launchers.spread(flavour, nodes, 2 // nodes), *argv])
 
-    def sample_body(self, variant):
-        return [f'cmd="{self.variant_command(variant)}"',
-                '$cmd > osu-$variant-$sample.out']
-
     def setup_commands(self):
         lines = []
         for benchmark in self.benchmarks():
@@ -215,8 +212,8 @@ class OsuVariantCheck(VariantCheck):
     def validate_samples(self, recs):
         rounds, values, versions = self.rounds, [], set()
         for num in range(1, rounds.samples + 1):
-            path = os.path.join(rounds.stagedir,
-                                f'osu-{self.variant}-{num}.out')
+            path = os.path.join(rounds.stagedir, rounds.output(
+                rounds.stdout_file, self.variant, num))
             try:
                 with open(path) as fp:
                     run = parse(fp.read(), f'output of sample {num}')
