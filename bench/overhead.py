@@ -16,6 +16,7 @@ import argparse
 import glob
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -103,12 +104,15 @@ def main():
 
         ratio = t_reframe / t_direct
         ratios.append(ratio)
-        print(f'{len(jobs)} benchmark jobs: through ReFrame {t_reframe:.1f} s, '
-              f'directly {t_direct:.1f} s, overhead ratio {ratio:.3f} '
-              f'(target <= {TARGET:.2f})')
+        in_jobs = (float(jobs[-1]['end'][0]) - float(jobs[0]['start'][0]))
+        print(f'{len(jobs)} benchmark jobs: through ReFrame {t_reframe:.1f} s '
+              f'({in_jobs:.1f} s from the first job\'s start to the last '
+              f'one\'s end, {t_reframe - in_jobs:.1f} s of ReFrame before '
+              f'and after), directly {t_direct:.1f} s, overhead ratio '
+              f'{ratio:.3f} (target <= {TARGET:.2f})')
 
     worst = max(ratios)
-    print(f'overhead ratio: median {sorted(ratios)[len(ratios) // 2]:.3f}, '
+    print(f'overhead ratio: median {statistics.median(ratios):.3f}, '
           f'max {worst:.3f} over {len(ratios)} measurement(s): '
           f'{"within" if worst <= TARGET else "ABOVE"} the target')
     return 0 if worst <= TARGET else 1
