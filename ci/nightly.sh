@@ -14,14 +14,14 @@
 #   results.db     ReFrame's results storage (--performance-compare)
 #   reports/       the JSON report of every run and the night's comparison
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 system=${1:?usage: ci/nightly.sh SYSTEM[:PARTITION] [reframe options]}
 shift
 
 if [ "${MICROBENCH_SPACK_INSTALL:-0}" = 1 ]; then
     # spack_envs/<system>/<partition> of the system (or of the partition)
     shopt -s nullglob
-    for env in spack_envs/${system%%:*}/*/spack.lock; do
+    for env in spack_envs/"${system%%:*}"/*/spack.lock; do
         env=${env#spack_envs/}
         env=${env%/spack.lock}
         case "$system" in *:*) [ "$env" = "${system/://}" ] || continue ;; esac

@@ -8,25 +8,15 @@ cd "$(dirname "$0")/.."
 
 # fio and strace: the storage checks and their witness; util-linux: flock
 # (one benchmark at a time), findmnt (scratch records), taskset (binding);
-# mpich: mpirun for OSU; libfabric-bin: fi_info for fabtests; time: GNU time
-# for the client's CPU use.  OSU and fabtests themselves are not packaged:
-# at a facility they come from Spack (spack_envs/); here those checks skip.
-packages="fio strace util-linux python3-venv mpich libfabric-bin time"
+# procps: pgrep (a job stops every process it started); mpich: mpirun for
+# OSU; libfabric-bin: fi_info for fabtests; time: GNU time for the client's
+# CPU use; shellcheck: the tests check the job scripts.  OSU and fabtests
+# themselves are not packaged: at a facility they come from Spack
+# (spack_envs/); here those checks skip.
+packages=(fio strace util-linux procps python3-venv mpich libfabric-bin time
+          shellcheck)
 
-if [ "$(id -u)" = 0 ]; then
-    sudo=""
-elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-    sudo="sudo"
-else
-    sudo="unavailable"
-fi
-
-if [ "$sudo" != unavailable ] && command -v apt-get >/dev/null; then
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages
-else
-    echo "setup: cannot install system packages here; install: $packages" >&2
-fi
+ci/apt_install.sh "${packages[@]}"
 
 python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt

@@ -15,7 +15,7 @@ them (``--hosts``).
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.checks import GapCheck
+from microbench.gap import GapCheck
 from microbench.elbencho import ElbenchoRounds, ElbenchoVariantCheck
 
 IO = ('buffered', 'direct')

@@ -14,7 +14,7 @@ import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
 from microbench import launchers
-from microbench.checks import GapCheck
+from microbench.gap import GapCheck
 from microbench.fabtests import FabtestsRounds, FabtestsVariantCheck
 
 
@@ -63,12 +63,9 @@ class fabtests_binding(FabtestsVariantCheck):
     rounds = fixture(fabtests_binding_rounds, scope='environment')
     reference = {'$ref': 'references/fabtests.yaml'}
 
-    def client_figure(self, run):
-        return run.mib_s
-
-    def validate_samples(self, recs):
-        super().validate_samples(recs)
-        self.witness = self.check_cpusets(recs)
+    def judge(self, runs, recs):
+        super().judge(runs, recs)
+        self.witness = self.check_cpusets()
 
 
 @rfm.simple_test

@@ -14,7 +14,7 @@ paper's effect: the check says so.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
-from microbench.checks import GapCheck
+from microbench.gap import GapCheck
 from microbench.fabtests import FabtestsRounds, FabtestsVariantCheck
 
 
@@ -51,12 +51,8 @@ class fabtests_completion(FabtestsVariantCheck):
     rounds = fixture(fabtests_completion_rounds, scope='environment')
     reference = {'$ref': 'references/fabtests.yaml'}
 
-    def client_figure(self, run):
-        # fabtests' usec/xfer is half a round trip
-        return 2 * run.usec_per_xfer
-
-    def validate_samples(self, recs):
-        super().validate_samples(recs)
+    def judge(self, runs, recs):
+        super().judge(runs, recs)
         self.note = self.oversubscription(busy=self.completion == 'spin')
 
 

@@ -13,7 +13,8 @@ follow from the sync setting.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
-from microbench.checks import SCRATCH, GapCheck
+from microbench.gap import GapCheck
+from microbench.rounds import SCRATCH
 from microbench.fio import FioRounds, FioVariantCheck
 
 

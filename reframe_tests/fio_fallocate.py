@@ -11,7 +11,7 @@ Witness: strace counts fallocate() calls on a short sample of its own.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
-from microbench.checks import GapCheck
+from microbench.gap import GapCheck
 from microbench.fio import FioLogRounds, FioVariantCheck
 
 

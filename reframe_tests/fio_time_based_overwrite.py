@@ -13,7 +13,7 @@ overwrite), a figure of every sample.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
-from microbench.checks import GapCheck
+from microbench.gap import GapCheck
 from microbench.fio import FioLogRounds, FioVariantCheck
 
 

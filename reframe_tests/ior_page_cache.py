@@ -18,7 +18,7 @@ interleaved 47008-byte transfers), stonewalled to measure sustained writes.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, run_after, variable
 
-from microbench.checks import GapCheck
+from microbench.gap import GapCheck
 from microbench.ior import IorRounds, IorVariantCheck
 
 SHAPES = ('easy', 'hard')

@@ -19,8 +19,9 @@ import reframe as rfm
 import reframe.utility.sanity as sn
 from reframe.core.builtins import run_after, sanity_function, variable
 
-from microbench.checks import STATISTICS, figure_name
-from microbench.ior import IorRounds
+from microbench.units import STATISTICS, figure_name
+from microbench.ior import IorRounds, sustained
+from microbench.rounds import SCRATCH
 from microbench.stats import Samples, saturation
 
 
@@ -98,7 +99,7 @@ class ior_scaling(IorRounds):
     def variant_command(self, variant):
         n, t = (int(x[1:]) for x in variant.split('.'))
         return self.ranks(
-            self.ior(), '-w', '-r', '-o', '$scratch/testfile',
+            self.ior(), '-w', '-r', '-o', f'{SCRATCH}/testfile',
             *self.shape_options('easy'), '-D', str(self.deadline_s),
             '-O', 'stoneWallingWearOut=1', '-e', '-C', '-Q', str(t),
             '-O', 'summaryFormat=JSON', '-O', 'summaryFile=ior.json',
@@ -113,7 +114,9 @@ class ior_scaling(IorRounds):
         self.collect_records()
         self.figures_by_point, version = {}, ''
         for variant, (n, t) in zip(self.variants, self.points):
+            self.variant_records(variant, self)
             runs = self.runs(variant)
+            sustained(runs)
             version = runs[0].version
             self.figures_by_point[(n, t)] = {
                 op: Samples([r.mib_s[op] for r in runs], 'MiB/s')

@@ -13,9 +13,9 @@ check is skipped saying so.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.checks import GapCheck
-from microbench.lustre import (StripingRounds, StripingVariantCheck,
-                               size_bytes)
+from microbench.gap import GapCheck
+from microbench.lustre import StripingRounds, StripingVariantCheck
+from microbench.units import size_bytes
 
 LAYOUTS = ('one_stripe', 'striped', 'misaligned')
 

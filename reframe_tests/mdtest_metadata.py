@@ -15,7 +15,7 @@ stat and read rates are then reported as cache figures, saying why.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.checks import GapCheck
+from microbench.gap import GapCheck
 from microbench.mdtest import MdtestRounds, MdtestVariantCheck
 
 SHAPES = ('easy', 'hard')

@@ -13,7 +13,7 @@ about 40% of the bandwidth (32 KiB messages, Summit EDR InfiniBand).  OSU
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.checks import GapCheck
+from microbench.gap import GapCheck
 from microbench.osu import OsuRounds, OsuVariantCheck
 
 

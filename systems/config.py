@@ -20,6 +20,8 @@ import os
 
 import yaml
 
+from microbench import fields
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PERFLOG_DIR = os.path.join(ROOT, 'perflogs')
@@ -58,18 +60,10 @@ def _modes():
 
 
 #: One perflog record per figure; '|'-separated with a header line, so
-#: ``pandas.read_csv(path, sep='|')`` reads it (see reframe_tests/microbench/perflog.py).
-PERFLOG_FIELDS = [
-    'check_job_completion_time', 'check_name', 'check_variant',
-    'check_system', 'check_partition', 'check_environ',
-    'check_perf_var', 'check_perf_value', 'check_perf_unit',
-    'check_perf_ref', 'check_perf_lower_thres', 'check_perf_upper_thres',
-    'check_perf_result', 'check_measures', 'check_samples', 'check_sample_values',
-    'check_tool', 'check_tool_version', 'check_node',
-    'check_scratch', 'check_scratch_fstype', 'check_scratch_mount_options',
-    'check_command_line', 'check_witness', 'check_note',
-    'check_spack_env', 'check_spack_spec'
-]
+#: ``pandas.read_csv(path, sep='|')`` reads it (microbench.perflog); the
+#: columns come from the one list of record fields, microbench.fields
+PERFLOG_FIELDS = fields.perflog_columns()
+
 
 def _spack_environments(systems):
     '''A ``spack`` programming environment for every partition that has a

@@ -28,6 +28,13 @@ system = {
                     # One Aries NIC (about 10 GB/s) caps what a node moves
                     'storage_write_mib_s': 9537,
                     'storage_read_mib_s': 9537,
+                    'network_bandwidth_mib_s': 9537,
+                },
+                'floors': {
+                    # Aries: about 1.3 us one way; below these, two ranks
+                    # met in shared memory, not on the wire
+                    'network_latency_us': 0.8,
+                    'network_rtt_us': 1.6,
                 },
             },
         },

@@ -21,8 +21,11 @@ system = {
             'launcher': 'local',
             'environs': ['builtin'],
             'max_jobs': 1,
-            # The network checks run over loopback, both sides on this node
-            'features': ['network'],
+            # One node: the network checks run over loopback, both sides
+            # here; the scratch is shared by every node of a job (there is
+            # one); a Lustre client may be mounted (the striping checks skip
+            # without lfs)
+            'features': ['network', 'pfs', 'lustre'],
         }
     ]
 }

@@ -33,6 +33,14 @@ system = {
                 'ceilings': {
                     'storage_write_mib_s': 3338,
                     'storage_read_mib_s': 6485,
+                    # One HDR100 link: 100 Gb/s
+                    'network_bandwidth_mib_s': 11921,
+                },
+                'floors': {
+                    # Below these, two ranks met in shared memory, not on
+                    # the wire
+                    'network_latency_us': 0.5,
+                    'network_rtt_us': 1.0,
                 },
             },
         },

@@ -39,6 +39,14 @@ system = {
                 'ceilings': {
                     'storage_write_mib_s': 1907,
                     'storage_read_mib_s': 5722,
+                    # One EDR link: 100 Gb/s
+                    'network_bandwidth_mib_s': 11921,
+                },
+                'floors': {
+                    # Below these, two ranks met in shared memory, not on
+                    # the wire (EDR with a switch hop: about 1 us one way)
+                    'network_latency_us': 0.5,
+                    'network_rtt_us': 1.0,
                 },
             },
         },

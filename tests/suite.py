@@ -14,7 +14,9 @@ import yaml
 
 from reframe.core.pipeline import RegressionTest
 
-from microbench.checks import GapCheck, Rounds, VariantCheck  # noqa: F401
+from microbench.gap import GapCheck  # noqa: F401
+from microbench.rounds import Rounds  # noqa: F401
+from microbench.variant import VariantCheck  # noqa: F401
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHECKS_DIR = os.path.join(ROOT, 'reframe_tests')
@@ -111,7 +113,9 @@ def knobs(cls):
 
 
 def reference_file(cls):
-    '''The ``$ref`` file of a check class (ReFrame keeps it privately).'''
+    '''The ``$ref`` file of a check class.  ReFrame keeps it privately and
+    has no public API for it (checked against ReFrame 4.10.4): this is the
+    one place that reads it.'''
     ref = cls.var_space['reference'].default_value
     return getattr(ref, '_ReferenceDict__ref_file', None)
 
@@ -149,6 +153,22 @@ def run_checks(tmp, *args, config=True, env=None):
         env={'RFM_SQLITE_DB_FILE': str(tmp / 'results.db'), **(env or {})},
         config=config, cwd=str(tmp)
     )
+
+
+def local_config(tmp, extras):
+    '''A configuration file in ``tmp``: the suite's, with ``extras`` given
+    to the local partition (limits, say); its path.'''
+    config = tmp / 'local_config.py'
+    config.write_text(
+        'import copy, importlib.util\n'
+        f'spec = importlib.util.spec_from_file_location("c", {CONFIG!r})\n'
+        'module = importlib.util.module_from_spec(spec)\n'
+        'spec.loader.exec_module(module)\n'
+        'site_configuration = copy.deepcopy(module.site_configuration)\n'
+        'local = site_configuration["systems"][-1]["partitions"][0]\n'
+        f'local["extras"] = {extras!r}\n'
+    )
+    return config
 
 
 def installed(program, bindir=''):

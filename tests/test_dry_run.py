@@ -3,11 +3,16 @@ with the partition's scheduler directives and launcher lines.'''
 
 import glob
 import os
+import re
+import shlex
+import shutil
+import subprocess
 
 import pytest
 
 import suite
 from microbench import launchers
+from microbench.rounds import SKELETON
 
 DIRECTIVE = {'slurm': '#SBATCH', 'pbs': '#PBS', 'torque': '#PBS'}
 
@@ -45,6 +50,27 @@ def scripts(stage, pattern):
 def read(path):
     with open(path) as fp:
         return fp.read()
+
+
+def settings(path):
+    '''What a rounds job script sets for the skeleton: {name: value} of
+    its scalars, lists and associative arrays (by variant).'''
+    found = {}
+    for line in read(path).splitlines():
+        match = re.fullmatch(r'(declare -A )?(\w+)=(.*)', line)
+        if not match:
+            continue
+
+        name, value = match[2], match[3]
+        if not value.startswith('('):
+            found[name] = ' '.join(shlex.split(value))
+        elif match[1]:
+            pairs = (word.split(']=', 1) for word in shlex.split(value[1:-1]))
+            found[name] = {key[1:]: item for key, item in pairs}
+        else:
+            found[name] = shlex.split(value[1:-1])
+
+    return found
 
 
 @pytest.fixture(scope='module', params=sorted(suite.facility_partitions()))
@@ -92,17 +118,17 @@ def test_fio_runs_through_the_launcher(dry_run):
     found = scripts(stage, 'fio_*_rounds_*')
     assert len(found) == 3
     for script in found:
-        text = read(script)
-        lines = text.splitlines()
-        assert 'for sample in $(seq 1 3); do' in lines
-        assert part['extras']['scratch'] in text
-        commands = [ln for ln in lines
-                    if ln.startswith('echo "microbench: command: ')]
-        assert commands and all(f': {launch} --name=' in ln
-                                for ln in commands), script
+        job = settings(script)
+        assert job['samples'] == '3'
+        assert job['scratch_root'] == part['extras']['scratch']
+        commands = job['commands'].values()
+        assert commands and all(c.startswith(f'{launch} --name=')
+                                for c in commands), script
         if 'fio_fallocate' in script:
-            assert text.count(f'    {launch.replace(" fio", "")} strace -f '
-                              '-c') == 2, script
+            witnesses = job['witnesses'].values()
+            assert len(witnesses) == 2
+            assert all(w.startswith(f'{launch.replace(" fio", "")} strace -f '
+                                    '-c') for w in witnesses), script
 
 
 def test_osu_ranks_on_two_nodes(dry_run):
@@ -112,12 +138,19 @@ def test_osu_ranks_on_two_nodes(dry_run):
         assert not found
         return
 
-    text = read(found[0])
+    job = settings(found[0])
     osu = LAUNCH[part['launcher']]['osu']
-    assert (f'osu_bw.single: {osu} -m 32768:32768 -W 64"') in text
-    assert (f'osu_bw.multiple: {osu} -m 32768:32768 -W 64 -b multiple"'
-            in text)
-    assert f'if ! {osu} --help 2>&1 | grep -q -- --buffer-num; then' in text
+    assert job['commands']['osu_bw.single'] == f'{osu} -m 32768:32768 -W 64'
+    assert (job['commands']['osu_bw.multiple']
+            == f'{osu} -m 32768:32768 -W 64 -b multiple')
+    assert (job['probes']['osu_bw.multiple']
+            == f'{osu} --help 2>&1 | grep -q -- --buffer-num')
+
+
+def test_the_skeleton_places_server_and_client():
+    skeleton = read(SKELETON)
+    assert 'server_node=${nodes[0]}' in skeleton
+    assert 'client_node=${nodes[1]:-${nodes[0]}}' in skeleton
 
 
 @pytest.mark.parametrize('check', ['fabtests_completion', 'fabtests_binding'])
@@ -128,27 +161,27 @@ def test_fabtests_server_and_client_on_two_nodes(dry_run, check):
         assert not found
         return
 
-    text = read(found[0])
+    job = settings(found[0])
     launch = LAUNCH[part['launcher']]
     client = launch['server'].replace('server_node', 'client_node')
     provider = part['extras']['fabric']['provider']
-    assert 'server_node=${nodes[0]}' in text
-    assert 'client_node=${nodes[1]:-${nodes[0]}}' in text
-    assert f'{launch["server"]} fi_info -p {provider}' in text
+    assert job['nodes_command'] == launchers.nodes_command(part['scheduler'])
+    assert job['preflight'] == [f'{launch["server"]} fi_info -p {provider}']
     if check == 'fabtests_completion':
-        assert (f'"{launch["server"]} fi_msg_pingpong -p {provider}'
-                in text)
-        assert f'{client} /usr/bin/time -v timeout 120 fi_msg_pingpong' in text
-        assert '-S 100 -c fd $server_addr"' in text
+        assert job['servers']['fd'].startswith(
+            f'{launch["server"]} fi_msg_pingpong -p {provider}')
+        assert job['commands']['fd'].startswith(
+            f'{client} /usr/bin/time -v timeout 120 fi_msg_pingpong')
+        assert job['commands']['fd'].endswith('-S 100 -c fd $server_addr')
         return
 
     for variant in ('bound', 'unbound'):
         options = f' {launch[variant]}' if launch[variant] else ''
-        assert (f'microbench: command: {variant}: {client}{options} '
-                f'/usr/bin/time -v timeout 120 fi_msg_bw -p {provider}'
-                in text), variant
-        assert (f'microbench: cpus: {variant}: server=$({launch["server"]}'
-                f'{options} grep Cpus_allowed_list' in text), variant
+        assert job['commands'][variant].startswith(
+            f'{client}{options} /usr/bin/time -v timeout 120 fi_msg_bw -p '
+            f'{provider}'), variant
+        assert job['witnesses'][variant].startswith(
+            f'{launch["server"]}{options} grep Cpus_allowed_list'), variant
 
 
 def test_mpich_hydra_spellings():
@@ -170,29 +203,30 @@ def test_ior_and_mdtest_ranks_on_two_nodes(dry_run):
         return
 
     ranks = LAUNCH[part['launcher']]['ranks']
-    ior_text = read(found['ior_page_cache'][0])
-    assert (f'easy.reorder_fsync: {ranks} ior -w -r -o $scratch/testfile -F '
-            '-t 1m -b 64g -s 1 -D 30 -O stoneWallingWearOut=1 -C -Q 2 -e '
-            '-O summaryFormat=JSON -O summaryFile=ior.json"') in ior_text
-    assert 'hard.odirect' not in ior_text
-    md_text = read(found['mdtest_metadata'][0])
-    assert (f'hard.node: {ranks} mdtest -F -n 10000 -d $scratch/mdtest '
-            '-w 3901 -e 3901 -N 2"') in md_text
-    sweep = read(scripts(stage, 'ior_scaling')[0])
-    assert 'microbench: command: n4.t16: ' in sweep
+    ior = settings(found['ior_page_cache'][0])
+    assert ior['commands']['easy.reorder_fsync'] == (
+        f'{ranks} ior -w -r -o $scratch/testfile -F -t 1m -b 64g -s 1 -D 30 '
+        '-O stoneWallingWearOut=1 -C -Q 2 -e -O summaryFormat=JSON -O '
+        'summaryFile=ior.json')
+    assert 'hard.odirect' not in ior['variants']
+    mdtest = settings(found['mdtest_metadata'][0])
+    assert mdtest['commands']['hard.node'] == (
+        f'{ranks} mdtest -F -n 10000 -d $scratch/mdtest -w 3901 -e 3901 -N 2')
+    sweep = settings(scripts(stage, 'ior_scaling')[0])
+    assert 'n4.t16' in sweep['commands']
 
 
 def test_elbencho_services_on_every_node(dry_run):
     _, part, _, stage = dry_run
-    text = read(scripts(stage, 'elbencho_storage_rounds_*')[0])
+    job = settings(scripts(stage, 'elbencho_storage_rounds_*')[0])
     service = LAUNCH[part['launcher']]['server'].replace('server_node',
                                                          'node')
-    assert (f'    {service} elbencho --service --foreground --port 1611'
-            in text)
-    assert ('direct.prealloc: elbencho --hosts $hosts -w -r -t 4 -b 1m '
-            '-s 32g --direct --preallocfile --jsonfile elbencho.json '
-            '$scratch/file"') in text
-    assert 'elbencho --hosts "$hosts" --quit' in text
+    assert (job['service']
+            == f'{service} elbencho --service --foreground --port 1611')
+    assert job['commands']['direct.prealloc'] == (
+        'elbencho --hosts $hosts -w -r -t 4 -b 1m -s 32g --direct '
+        '--preallocfile --jsonfile elbencho.json $scratch/file')
+    assert job['service_stop'] == 'elbencho --hosts "$hosts" --quit'
 
 
 def test_lustre_layouts(dry_run):
@@ -202,9 +236,38 @@ def test_lustre_layouts(dry_run):
         assert not found
         return
 
-    text = read(found[0])
+    job = settings(found[0])
     fio = LAUNCH[part['launcher']]['fio']
-    assert 'cmd="lfs setstripe -c 8 -S 1m $scratch/shared"' in text
-    assert 'cmd="lfs setstripe -c 1 -S 1m $scratch/shared"' in text
-    assert f'misaligned: {fio} --name=lustre_striping_rounds' in text
-    assert '--offset=524288 --offset_increment=16g' in text
+    assert job['prepares']['striped'] == 'lfs setstripe -c 8 -S 1m $scratch/shared'
+    assert job['prepares']['one_stripe'] == 'lfs setstripe -c 1 -S 1m $scratch/shared'
+    assert job['commands']['misaligned'].startswith(
+        f'{fio} --name=lustre_striping_rounds')
+    assert '--offset=524288 --offset_increment=16g' in job['commands']['misaligned']
+
+
+needs_shellcheck = pytest.mark.skipif(shutil.which('shellcheck') is None,
+                                      reason='shellcheck is not installed '
+                                             '(apt-get install shellcheck)')
+
+
+@needs_shellcheck
+def test_the_skeleton_is_shellcheck_clean():
+    proc = subprocess.run(['shellcheck', SKELETON], capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stdout
+
+
+@needs_shellcheck
+def test_every_job_script_is_shellcheck_clean(dry_run):
+    _, _, _, stage = dry_run
+    found = scripts(stage, '*')
+    assert found
+    for script in found:
+        # SC2016: the settings in single quotes are literal on purpose; the
+        # skeleton evaluates them when it uses them.  SC2164: ReFrame's
+        # PBS and Torque backends write a bare cd (ReFrame 4.10.4)
+        proc = subprocess.run(['shellcheck', '-x', '-e', 'SC2016,SC2164',
+                               os.path.basename(script)],
+                              cwd=os.path.dirname(script),
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout

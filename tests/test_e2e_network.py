@@ -76,6 +76,28 @@ def test_osu_buffer_reuse(tmp_path):
     assert gap['perf_result'] == 'pass'
 
 
+@needs_osu
+def test_network_figure_beyond_the_nic_fails(tmp_path):
+    # The suite's configuration, with a NIC of 1 MiB/s and a wire latency
+    # of 1000 us declared on the local partition: loopback beats both
+    config = suite.local_config(tmp_path, {
+        'ceilings': {'network_bandwidth_mib_s': 1},
+        'floors': {'network_latency_us': 1000},
+    })
+    proc = suite.run_checks(tmp_path,
+                            '-n', 'osu_buffer_reuse%benchmark=osu_bw%buffer=single',
+                            '-n', 'osu_buffer_reuse%benchmark=osu_latency%buffer=single',
+                            '-S', f'osu_bindir={OSU_BINDIR}',
+                            '-S', 'samples=1',
+                            env={'RFM_CONFIG_FILES': str(config)})
+    assert proc.returncode != 0
+    assert ('exceeds the network bandwidth ceiling of local:default '
+            '(1 MiB/s): a shared-memory path or a broken measurement, not '
+            'the network') in proc.stdout
+    assert ('is below the network latency floor of local:default (1000 us)'
+            in proc.stdout)
+
+
 @needs_fabtests
 def test_fabtests_checks(tmp_path):
     proc = suite.run_checks(tmp_path, '-n', 'fabtests',

@@ -3,6 +3,7 @@
 import pytest
 
 from microbench import fabtests
+from microbench.output import OutputError
 
 from fixtures import section, text
 
@@ -57,33 +58,33 @@ def test_plain_client_output():
 @pytest.mark.parametrize('name,said', [
     ('fabtests/noprov_server.out', 'No data available'),
     ('fabtests/noserver_client.out', 'Connection refused'),
-    ('fabtests/stall_timeout5.client.out', 'ft_get_cq_comp'),
+    ('fabtests/stall_timeout5.client.out', 'timeout expired'),
 ])
 def test_error_output_is_rejected(name, said):
-    with pytest.raises(fabtests.FabtestsOutputError,
-                       match=f'no result table: fabtests said: .*{said}'):
+    with pytest.raises(OutputError,
+                       match=f'fabtests printed an error: .*{said}'):
         fabtests.parse(text(name))
 
 
 def test_empty_and_truncated_output_is_rejected():
-    with pytest.raises(fabtests.FabtestsOutputError, match='empty'):
+    with pytest.raises(OutputError, match='empty'):
         fabtests.parse('')
 
     header_only = client(PINGPONG_FD).splitlines(keepends=True)[0]
-    with pytest.raises(fabtests.FabtestsOutputError, match='no result row'):
+    with pytest.raises(OutputError, match='no result row'):
         fabtests.parse(header_only)
 
 
 def test_cut_row_is_rejected():
     lines = client(PINGPONG_FD).splitlines(keepends=True)
     cut = lines[0] + lines[1][:30] + '\n'
-    with pytest.raises(fabtests.FabtestsOutputError, match='no result row'):
+    with pytest.raises(OutputError, match='no result row'):
         fabtests.parse(cut)
 
 
 def test_failed_exit_status_is_rejected():
     broken = client(PINGPONG_FD).replace('Exit status: 0', 'Exit status: 1')
-    with pytest.raises(fabtests.FabtestsOutputError, match='exit status 1'):
+    with pytest.raises(OutputError, match='exit status 1'):
         fabtests.parse(broken)
 
 
@@ -91,3 +92,32 @@ def test_failed_exit_status_is_rejected():
                                         ('0-3,8-11', 8), ('2,5', 2)])
 def test_cpu_count(cpus, count):
     assert fabtests.cpu_count(cpus) == count
+
+
+def test_the_asked_size_is_taken_once():
+    sweep = client(BW)
+    assert fabtests.parse(sweep, size=65536).mb_s == 309.35
+    # The sweep's last row is 1 MiB: a run of 32 KiB was asked
+    with pytest.raises(OutputError, match='no result row of 32768 bytes'):
+        fabtests.parse(sweep, size=32768)
+
+    rows = sweep.splitlines(keepends=True)
+    row = next(r for r in rows if r.startswith('64k '))
+    with pytest.raises(OutputError, match='result row of 65536 bytes given 2 times'):
+        fabtests.parse(sweep.replace(row, row + row), size=65536)
+
+
+def test_a_timed_run_needs_its_exit_status():
+    full = client(PINGPONG_FD)
+    assert fabtests.parse(full, 100, timed=True).usage['exit_status'] == 0
+    cut = ''.join(ln for ln in full.splitlines(keepends=True)
+                  if 'Exit status' not in ln)
+    with pytest.raises(OutputError, match='no "Exit status" line'):
+        fabtests.parse(cut, 100, timed=True)
+
+
+def test_cpu_lists_of_the_witness():
+    assert fabtests.parse_cpusets('Cpus_allowed_list:\t0\n'
+                                  'Cpus_allowed_list:\t0-1\n') == ('0', '0-1')
+    with pytest.raises(OutputError, match='1 CPU lists'):
+        fabtests.parse_cpusets('Cpus_allowed_list:\t0\n')

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from microbench import fio
+from microbench.output import OutputError
 
 from fixtures import text
 
@@ -55,18 +56,18 @@ def test_buffered_is_faster_than_odirect_in_the_fixtures():
 def test_truncated_output_is_rejected(fraction):
     full = text('fio/logwrite-libaio-qd16-direct-sync-1g-fallocate_none.json')
     cut = full[:int(len(full.rstrip()) * fraction)]
-    with pytest.raises(fio.FioOutputError,
+    with pytest.raises(OutputError,
                        match='empty|not valid JSON|truncated'):
         fio.parse(cut)
 
 
 def test_non_json_output_is_rejected():
-    with pytest.raises(fio.FioOutputError, match='not valid JSON'):
+    with pytest.raises(OutputError, match='not valid JSON'):
         fio.parse(text('fio/fio-version.txt'))
 
 
 def test_error_output_is_rejected():
-    with pytest.raises(fio.FioOutputError,
+    with pytest.raises(OutputError,
                        match=r'error 22 \(Invalid argument\)'):
         fio.parse(text('fio/odirect-ramfs.json'))
 
@@ -84,12 +85,17 @@ def _corrupt(change):
     (lambda d: d['jobs'].clear(), 'lists no jobs'),
     (lambda d: d['jobs'][0].pop('write'), 'has no "write"'),
     (lambda d: d['jobs'][0]['write'].update(io_bytes='1g'),
-     '"io_bytes" is \'1g\''),
-    (lambda d: d['jobs'][0]['write'].update(io_bytes=0), 'nothing was written'),
+     "io_bytes is '1g', not a number"),
+    (lambda d: d['jobs'][0]['write'].update(io_bytes=0, bw_bytes=0),
+     'nothing was written'),
+    (lambda d: d['jobs'][0]['write'].update(bw_bytes=1),
+     'bw_bytes 1 is not io_bytes'),
+    (lambda d: d['jobs'][0]['write'].update(runtime=-5), 'runtime is -5'),
+    (lambda d: d['jobs'].append(d['jobs'][0]), 'listed twice'),
     (lambda d: d['jobs'][0].update(error=5), r'error 5 \(Input/output'),
 ])
 def test_corrupted_output_is_rejected(change, message):
-    with pytest.raises(fio.FioOutputError, match=message):
+    with pytest.raises(OutputError, match=message):
         fio.parse(_corrupt(change))
 
 
@@ -101,3 +107,16 @@ def test_odirect_rejection_is_recognised():
 def test_command_line():
     argv = fio.command('fio', {'name': 'x', 'thread': None, 'bs': '32k'})
     assert argv == ['fio', '--name=x', '--thread', '--bs=32k']
+
+
+def test_json_that_no_fio_writes_is_rejected():
+    full = text('fio/logwrite-libaio-qd16-direct-sync-1g-fallocate_default.json')
+    with pytest.raises(OutputError, match='holds NaN'):
+        fio.parse(full.replace('"io_bytes" : 1073741824', '"io_bytes" : NaN'))
+
+    with pytest.raises(OutputError, match='"io_bytes" is given twice'):
+        fio.parse(full.replace('"io_bytes" : 1073741824',
+                               '"io_bytes" : 1, "io_bytes" : 1073741824'))
+
+    with pytest.raises(OutputError, match='more than one JSON document'):
+        fio.parse(full + full)

@@ -3,6 +3,7 @@
 import pytest
 
 from microbench import osu
+from microbench.output import OutputError
 
 from fixtures import text
 
@@ -35,45 +36,57 @@ def test_sweeps_have_every_size():
 
 def test_bandwidth_is_converted_to_mib_per_second():
     run = osu.parse(text('osu/osu-7.2-bw.out'))
-    value, unit = osu.figure(run, 32768)
-    assert unit == 'MiB/s'
+    name, value, unit = osu.figure(run, 32768)
+    assert (name, unit) == ('bandwidth', 'MiB/s')
     assert value == pytest.approx(4364.04 * 1e6 / MIB)
     assert osu.figure(osu.parse(text('osu/osu-5.6.3-latency.out')),
-                      32768) == (16.10, 'us')
+                      32768) == ('latency', 16.10, 'us')
 
 
 def test_missing_size_is_rejected():
     run = osu.parse(text('osu/osu-7.2-bw.out'))
-    with pytest.raises(osu.OsuOutputError, match='no result for 65536-byte'):
+    with pytest.raises(OutputError, match='no result for 65536-byte'):
         osu.figure(run, 65536)
 
 
 @pytest.mark.parametrize('name', ['osu/osu_bw-5.6.1-b_multiple-rejected.txt',
                                   'osu/osu-5.6.3-bw-bmultiple.out'])
 def test_rejected_option_is_rejected(name):
-    with pytest.raises(osu.OsuOutputError,
-                       match=r'rejected an option \(Invalid option \[-b\]\)'):
+    with pytest.raises(OutputError,
+                       match=r'printed an error: Invalid option \[-b\]'):
         osu.parse(text(name))
 
 
 @pytest.mark.parametrize('lines', [0, 1, 2, 3])
 def test_truncated_output_is_rejected(lines):
     full = text('osu/osu-7.2-bw.out').splitlines(keepends=True)
-    with pytest.raises(osu.OsuOutputError,
-                       match='empty|no OSU header|no result rows'):
+    with pytest.raises(OutputError,
+                       match='empty|no OSU header|no "# Size"|no result rows'):
         osu.parse(''.join(full[:lines]))
 
 
 def test_cut_row_is_rejected():
     full = text('osu/osu_bw-7.2-default.txt')
     cut = full[:full.index('32768') + 12]
-    with pytest.raises(osu.OsuOutputError, match='unexpected line'):
+    with pytest.raises(OutputError, match="'x', not a number"):
         osu.parse(cut + 'x\n')
+    with pytest.raises(OutputError, match='does not end: the output was cut'):
+        osu.parse(full[:full.index('32768') + 23])
+
+
+def test_a_size_given_twice_is_rejected():
+    full = text('osu/osu-7.2-bw.out')
+    row = full.splitlines(keepends=True)[-1]
+    with pytest.raises(OutputError, match='32768-byte messages appear twice'):
+        osu.parse(full + row)
+
+    with pytest.raises(OutputError, match='OSU header given 2 times'):
+        osu.parse(full + full)
 
 
 def test_help_and_other_text_is_rejected():
-    with pytest.raises(osu.OsuOutputError, match='no OSU header'):
+    with pytest.raises(OutputError, match='no OSU header'):
         osu.parse(text('osu/osu_bw-7.2-help.txt'))
 
-    with pytest.raises(osu.OsuOutputError, match='no OSU header'):
+    with pytest.raises(OutputError, match='no OSU header'):
         osu.parse(text('fabtests/bw_32k.client.out'))

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from microbench import elbencho, ior, mdtest
+from microbench import elbencho, ior, mdtest, output
+from microbench.output import OutputError
 
 from fixtures import text
 
@@ -45,29 +46,29 @@ def test_ior_write_that_ended_before_its_stonewall():
 @pytest.mark.parametrize('fraction', [0.0, 0.3, 0.9])
 def test_ior_truncated_summary_is_rejected(fraction):
     full = text(STONEWALLED)
-    with pytest.raises(ior.IorOutputError, match='empty|not valid JSON'):
+    with pytest.raises(OutputError, match='empty|not valid JSON'):
         ior.parse_summary(full[:int(len(full) * fraction)])
 
 
 def test_ior_incomplete_summary_is_rejected():
     data = json.loads(text(STONEWALLED))
     data['summary'] = []
-    with pytest.raises(ior.IorOutputError, match='no summary entries'):
+    with pytest.raises(OutputError, match='no "write" summary entry'):
         ior.parse_summary(json.dumps(data))
 
     data = json.loads(text(STONEWALLED))
     del data['summary'][0]['bwMeanMIB']
-    with pytest.raises(ior.IorOutputError, match='has no "bwMeanMIB"'):
+    with pytest.raises(OutputError, match='has no "bwMeanMIB"'):
         ior.parse_summary(json.dumps(data))
 
     data = json.loads(text(STONEWALLED))
     data['summary'][0]['bwMeanMIB'] = 'fast'
-    with pytest.raises(ior.IorOutputError, match='not a number'):
+    with pytest.raises(OutputError, match='not a number'):
         ior.parse_summary(json.dumps(data))
 
 
 def test_ior_text_output_is_not_a_summary():
-    with pytest.raises(ior.IorOutputError, match='not valid JSON'):
+    with pytest.raises(OutputError, match='not valid JSON'):
         ior.parse_summary(text('ior/ior-np2-shared.txt'))
 
 
@@ -77,11 +78,12 @@ def test_ior_text_output_is_not_a_summary():
      'ERROR: block size must be a multiple of transfer size'),
 ])
 def test_ior_errors(name, first):
-    assert ior.errors(text(name))[0].startswith(first)
+    assert output.error_lines(text(name), ior.ERRORS)[0].startswith(first)
 
 
 def test_ior_success_has_no_errors():
-    assert ior.errors(text('ior/easy-stonewalled.stdout.txt')) == []
+    assert output.error_lines(text('ior/easy-stonewalled.stdout.txt'),
+                              ior.ERRORS) == []
 
 
 @pytest.mark.parametrize('name,tasks,create', [
@@ -100,8 +102,8 @@ def test_mdtest(name, tasks, create):
 
 
 def test_mdtest_error_is_rejected_with_its_first_error():
-    with pytest.raises(mdtest.MdtestOutputError,
-                       match=r'mdtest failed: ERROR: open64\("/nonexistent/x'):
+    with pytest.raises(OutputError,
+                       match=r'mdtest printed an error: ERROR: open64\("/nonexistent/x'):
         mdtest.parse(text('mdtest/error-nonexistent.txt'))
 
 
@@ -109,13 +111,13 @@ def test_mdtest_error_is_rejected_with_its_first_error():
                                     'File removal'])
 def test_mdtest_truncated_output_is_rejected(marker):
     full = text('mdtest/n200.txt')
-    with pytest.raises(mdtest.MdtestOutputError,
-                       match='no complete SUMMARY|no rate for file'):
+    with pytest.raises(OutputError,
+                       match='"SUMMARY rate" table|does not end|has no end'):
         mdtest.parse(full[:full.index(marker)])
 
 
 def test_mdtest_other_output_is_rejected():
-    with pytest.raises(mdtest.MdtestOutputError, match='not mdtest output'):
+    with pytest.raises(OutputError, match='no "mdtest-... was launched" line'):
         mdtest.parse(text('ior/ior-np2-shared.txt'))
 
 
@@ -137,17 +139,17 @@ def test_elbencho(name, direct, write, read):
 
 
 def test_elbencho_run_cut_by_its_time_limit_is_rejected():
-    with pytest.raises(elbencho.ElbenchoOutputError,
+    with pytest.raises(OutputError,
                        match='no READ phase: the run ended early'):
         elbencho.parse(text('elbencho/timelimit2_infloop.res.json'))
 
 
 def test_elbencho_truncated_and_empty_results_are_rejected():
     full = text('elbencho/direct.res.json')
-    with pytest.raises(elbencho.ElbenchoOutputError, match='not a complete'):
+    with pytest.raises(OutputError, match='does not end: the output was cut'):
         elbencho.parse(full[:len(full) // 2])
 
-    with pytest.raises(elbencho.ElbenchoOutputError, match='empty'):
+    with pytest.raises(OutputError, match='empty'):
         elbencho.parse('')
 
 
@@ -159,22 +161,25 @@ def test_elbencho_truncated_and_empty_results_are_rejected():
      'Preparation phase error: Unable to open benchmark path'),
 ])
 def test_elbencho_errors(name, said):
-    assert said in elbencho.errors(text(name))[0]
+    assert said in output.error_lines(text(name), elbencho.ERRORS)[0]
 
 
 def test_mdtest_failed_validation_is_rejected():
-    with pytest.raises(mdtest.MdtestOutputError,
-                       match='mdtest failed: .*FAILED in md_validate_tests, '
+    with pytest.raises(OutputError,
+                       match='mdtest printed an error: .*FAILED in '
+                             'md_validate_tests, '
                              'When writing and reading files, read bytes '
                              'must be smaller'):
         mdtest.parse(text('mdtest/error-read-more-than-written.txt'))
 
 
 def test_diagnosis_of_a_full_file_system():
-    said = ior.diagnosis(text('mdtest/error-disk-full.txt'),
-                         text('mdtest/error-disk-full-stderr.txt'))
+    said = output.diagnosis([text('mdtest/error-disk-full.txt'),
+                             text('mdtest/error-disk-full-stderr.txt')],
+                            mdtest.ERRORS, mdtest.WARNINGS)
     assert said.startswith('WARNING: write(')
     assert said.endswith('failed No space left on device')
-    assert ior.diagnosis('', text('mdtest/error-disk-full-stderr.txt')) == (
+    assert output.diagnosis(['', text('mdtest/error-disk-full-stderr.txt')],
+                            mdtest.ERRORS, mdtest.WARNINGS) == (
         "mdtest: aiori-POSIX.c:769: POSIX_Xfer: Assertion `rc >= 0' failed."
     )

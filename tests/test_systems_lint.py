@@ -6,6 +6,7 @@ import socket
 import pytest
 
 import suite
+from microbench import limits
 
 CHECKS = suite.check_classes()
 PARTITIONS = suite.partitions()
@@ -40,6 +41,28 @@ def test_facility_partitions_name_scratch_and_ceilings(name):
     extras = FACILITY[name]['extras']
     assert extras['scratch'].startswith('/')
     assert extras['ceilings']['storage_write_mib_s'] > 0
+
+
+@pytest.mark.parametrize('name', sorted(FACILITY))
+def test_network_partitions_declare_their_nic(name):
+    extras = FACILITY[name]['extras']
+    if 'network' not in FACILITY[name]['features']:
+        return
+
+    assert extras['ceilings']['network_bandwidth_mib_s'] > 0
+    assert extras['floors']['network_latency_us'] > 0
+    assert extras['floors']['network_rtt_us'] > 0
+
+
+@pytest.mark.parametrize('name', sorted(PARTITIONS))
+def test_limits_are_spelled_as_the_checks_read_them(name):
+    extras = PARTITIONS[name].get('extras', {})
+    for kind in ('ceilings', 'floors'):
+        for limit in extras.get(kind, {}):
+            assert limits.LIMITS.get(limit, ('',))[0] == kind, (
+                f'{name}: {kind}.{limit} is no limit the checks know '
+                f'({sorted(limits.LIMITS)})'
+            )
 
 
 def test_every_check_uses_external_references():

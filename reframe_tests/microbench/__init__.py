@@ -1,15 +1,23 @@
 '''Launch and parse code shared by every check of the suite.
 
-One module per tool (command line, output parser, version probe, and the
-ReFrame base class of its checks) and a few small shared pieces:
+One module per tool (``fio``, ``strace``, ``ior``, ``mdtest``, ``osu``,
+``fabtests``, ``elbencho``, ``lustre``): its command lines, its pure output
+parser, how to read one sample (``read_sample``), and the ReFrame base
+classes of its checks.  Under them, one module per concern:
 
-- ``checks``: the base classes, :class:`~microbench.checks.SampledCheck`
-  (samples, scratch, records, skips and failures) and
-  :class:`~microbench.checks.GapCheck` (a pitfall's gap between variants);
-- ``stats``: samples and their statistics;
-- ``records``: what a run recorded about itself (node, versions, commands);
-- ``ceilings``: physical ceilings of a partition;
-- ``perflog``: perflogs as pandas data frames.
+- ``rounds`` and ``rounds.sh``: the rounds fixture, one job measuring every
+  variant of a pitfall round-robin (its shell skeleton); ``mpi``: the rounds
+  of MPI storage benchmarks;
+- ``variant``: the check of one variant; ``gap``: the gaps between variants;
+- ``samples``: one path from a sample's files to its figures; ``output``:
+  reading and validating tool output (:class:`~microbench.output.OutputError`
+  is every rejection); ``stats``: samples and their statistics; ``units``;
+- ``fields`` and ``recorded``: what every perflog record carries;
+  ``records``: what a job recorded about itself;
+- ``where``: which partitions a check runs on, by feature; ``limits``:
+  physical ceilings and floors of a partition; ``launchers``: how each
+  launcher places and binds processes; ``spack``: which Spack build ran;
+  ``perflog``: perflogs as pandas data frames.
 
 Nothing here knows about a specific system.
 '''

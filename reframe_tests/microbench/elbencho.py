@@ -4,30 +4,32 @@ checks.
 Every sample is one elbencho run that writes, then reads, ``threads`` threads
 on one file per host.  Its results go to a JSON Lines file (``--jsonfile``:
 one object per phase, every value a string); the figure of a phase is its
-"last done" throughput, when the last thread finished, in MiB/s.  On a
+"last done" throughput, when the last thread finished, in MiB/s.  elbencho
+appends to that file, so two objects of one phase mean two runs.  On a
 facility partition with several nodes, elbencho runs as a service on every
 node (``--service``, started through the launcher) and the job drives them
-all from its first node (``--hosts``); on the local default it runs directly.
+all from its first node (``--hosts``); where the launcher is local it runs
+directly.
 '''
 
-import json
 import os
 import re
 from dataclasses import dataclass
 
 from reframe.core.builtins import variable
-from reframe.core.exceptions import SanityError
 
-from microbench import launchers, records
-from microbench.checks import SCRATCH, Rounds, VariantCheck
+from microbench import launchers, output
+from microbench.output import OutputError, lines, load_json, member, number
+from microbench.rounds import SCRATCH, Rounds
+from microbench.units import MIB
+from microbench.variant import VariantCheck
 
-MIB = 2**20
-_ERROR = re.compile(r'(ERROR: .*|Preparation phase error: .*|'
-                    r'.*phase error: .*)$', re.M)
+#: What elbencho prints when it fails (after a time stamp, or a service's
+#: host banner)
+ERRORS = re.compile(r'\bERROR: |^.*phase error: ')
 
-
-class ElbenchoOutputError(ValueError):
-    '''elbencho's results cannot be trusted; the message says why.'''
+#: The phases of every sample
+PHASES = ('WRITE', 'READ')
 
 
 @dataclass(frozen=True)
@@ -43,52 +45,81 @@ class ElbenchoRun:
     #: phase -> CPU use of the last done, %
     cpu_percent: dict
 
+    @property
+    def figures(self):
+        return {phase.lower(): value for phase, value in self.mib_s.items()}
 
-def errors(text):
-    '''The error lines elbencho printed, first one first.'''
-    return [m.group(1).strip() for m in _ERROR.finditer(text)]
+
+def _phase(line):
+    '''(phase name, its config, MiB/s, CPU %) of one line of results.'''
+    phase = load_json(line)
+    name = member(phase, 'phase_type', 'a phase')
+    config = member(phase, 'config', f'phase {name}')
+    last = member(phase, 'last_done', f'phase {name}')
+    where = f'the {name} phase'
+    rate = number(member(last, 'bytes/s', where), f'{where} bytes/s')
+    moved = number(member(last, 'bytes', where), f'{where} bytes')
+    elapsed = number(member(last, 'elapsed_time_ms', where),
+                     f'{where} elapsed_time_ms', positive=False)
+    # elbencho truncates the elapsed time to whole milliseconds
+    if abs(moved / rate * 1000 - elapsed) > 1 + 0.005 * elapsed:
+        raise OutputError(f'{where}: {rate:g} bytes/s is not {moved:g} '
+                          f'bytes in {elapsed:g} ms: the results are '
+                          f'corrupted')
+
+    cpu = number(member(last, 'cpu%', where), f'{where} cpu%',
+                 positive=False)
+    return name, config, rate / MIB, cpu
 
 
-def parse(text, source='elbencho results', phases=('WRITE', 'READ')):
-    '''Parse the ``--jsonfile`` results of one elbencho run.
+def parse(text, phases=PHASES):
+    '''Parse the ``--jsonfile`` results of one elbencho run: every phase of
+    ``phases``, once.
 
-    :raises ElbenchoOutputError: on empty, truncated or incomplete results,
-        or if a phase is missing (a time limit ends a run early).
+    :raises OutputError: on empty, cut or corrupted results, a phase
+        missing (a time limit ends a run early) or given twice (an appended
+        results file).
     '''
-    if not text.strip():
-        raise ElbenchoOutputError(f'{source} are empty: elbencho wrote no '
-                                  f'results')
-
     found = {}
-    for num, line in enumerate(text.splitlines(), start=1):
+    for num, line in enumerate(lines(text), start=1):
         if not line.strip():
             continue
 
         try:
-            phase = json.loads(line)
-            name = phase['phase_type']
-            config, last = phase['config'], phase['last_done']
-            found[name] = (config, float(last['bytes/s']) / MIB,
-                           float(last['cpu%']))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
-            raise ElbenchoOutputError(f'{source}, line {num}: not a complete '
-                                      f'elbencho phase ({err})') from None
+            name, *rest = _phase(line)
+        except OutputError as err:
+            raise OutputError(f'line {num}: {err}') from None
+
+        if name in found:
+            raise OutputError(f'the {name} phase appears twice: results of '
+                              f'more than one run in one file')
+
+        found[name] = rest
 
     missing = [p for p in phases if p not in found]
     if missing:
-        raise ElbenchoOutputError(f'{source} have no {" and ".join(missing)} '
-                                  f'phase: the run ended early (a time '
-                                  f'limit?) or failed')
+        raise OutputError(f'no {" and ".join(missing)} phase: the run ended '
+                          f'early (a time limit?) or failed')
 
     config = found[phases[0]][0]
-    try:
-        return ElbenchoRun(config['version'], config['direct_io'] == 'true',
-                           int(config['hosts']), int(config['threads']),
-                           {p: found[p][1] for p in phases},
-                           {p: found[p][2] for p in phases})
-    except (KeyError, ValueError) as err:
-        raise ElbenchoOutputError(f'{source}: incomplete configuration '
-                                  f'({err})') from None
+    where = 'the configuration'
+    direct = member(config, 'direct_io', where)
+    if direct not in ('true', 'false'):
+        raise OutputError(f'direct_io is {direct!r}')
+
+    return ElbenchoRun(
+        str(member(config, 'version', where)), direct == 'true',
+        number(member(config, 'hosts', where), 'hosts', integer=True),
+        number(member(config, 'threads', where), 'threads', integer=True),
+        {p: found[p][1] for p in phases}, {p: found[p][2] for p in phases}
+    )
+
+
+def read_sample(sample):
+    '''One elbencho sample: its results, and no error on its standard
+    output or error.'''
+    sample.reject_errors(ERRORS, 'elbencho', ('elbencho.out', 'stderr.txt'))
+    return sample.parse('elbencho.json', parse)
 
 
 class ElbenchoRounds(Rounds):
@@ -105,8 +136,8 @@ class ElbenchoRounds(Rounds):
     #: :default: ``''``
     elbencho_bindir = variable(str, value='')
 
-    #: Nodes of the job, each with an elbencho service (one on the local
-    #: default, where elbencho runs directly).
+    #: Nodes of the job, each with an elbencho service (one where the
+    #: launcher is local, and elbencho runs directly).
     #:
     #: :type: :class:`int`
     #: :default: ``2``
@@ -178,35 +209,32 @@ class ElbenchoRounds(Rounds):
         return ' '.join([*argv, '--jsonfile', 'elbencho.json',
                          f'{SCRATCH}/file'])
 
-    def setup_commands(self):
-        binding = (f'threads bound to cores {self.cores}' if self.cores
-                   else 'threads not bound')
-        lines = [records.echo('binding', binding)]
+    def nodes_command(self):
         if not self.service_mode():
-            return lines
+            return None
 
-        # A service on every node, driven from here; all stopped at exit
-        scheduler = self.current_partition.scheduler.registered_name
-        port = self.service_port
+        return launchers.nodes_command(
+            self.current_partition.scheduler.registered_name
+        )
+
+    def service(self):
+        if not self.service_mode():
+            return None
+
         start = launchers.on_node(self.flavour(), 'node')
-        return lines + [
-            f'nodes=($({launchers.nodes_command(scheduler)}))',
-            'hosts=""',
-            'for node in "${nodes[@]}"; do',
-            f'    {start} {self.elbencho()} --service --foreground '
-            f'--port {port} > service-$node.log 2>&1 &',
-            f'    hosts="$hosts${{hosts:+,}}$node:{port}"',
-            'done',
-            records.echo('services', '$hosts'),
-            f'trap \'{self.elbencho()} --hosts "$hosts" --quit >/dev/null '
-            '2>&1; cleanup\' EXIT',
-        ]
+        return (f'{start} {self.elbencho()} --service --foreground --port '
+                f'{self.service_port}',
+                f'{self.elbencho()} --hosts "$hosts" --quit',
+                self.service_port)
 
-    def explain(self, failure, variant=None):
-        found = (errors(self.stderr_of(variant))
-                 + errors(self.last_output(self.stdout_file, variant)))
+    def read_sample(self, sample):
+        return read_sample(sample)
 
-        return f'; elbencho said: {found[0]}' if found else ''
+    def diagnosis(self, failure, variant):
+        said = output.diagnosis([self.last_text('stderr.txt', variant),
+                                 self.last_text(self.stdout_file, variant)],
+                                ERRORS)
+        return f'; elbencho said: {said}' if said else ''
 
 
 class ElbenchoVariantCheck(VariantCheck):
@@ -214,28 +242,17 @@ class ElbenchoVariantCheck(VariantCheck):
     all threads of all hosts), median, min and max over the samples.'''
 
     main_figures = {'elbencho': [('write', 'MiB/s'), ('read', 'MiB/s')]}
+    limits = {'write': 'storage_write_mib_s', 'read': 'storage_read_mib_s'}
 
     def cache_figures(self):
         '''Figures of this variant that measure the page cache by design.'''
         return ()
 
-    def validate_samples(self, recs):
-        rounds, runs = self.rounds, []
-        for num in range(1, rounds.samples + 1):
-            path = os.path.join(rounds.stagedir, rounds.output(
-                'elbencho.json', self.variant, num))
-            try:
-                with open(path) as fp:
-                    runs.append(parse(fp.read(), f'elbencho results of '
-                                      f'sample {num}'))
-            except (OSError, ElbenchoOutputError) as err:
-                raise SanityError(str(err)) from None
-
-        for name, _ in self.figure_specs():
-            self.record_figure([run.mib_s[name.upper()] for run in runs],
-                               name)
-
+    def judge(self, runs, recs):
+        cores = self.rounds.cores
         self.tool_version = f'elbencho {runs[0].version}'
-        self.witness = rounds.records.get('binding', [''])[0]
-        self.measures = ('page cache' if self.cache_figures() else 'storage')
-        self.check_ceilings(runs[0].hosts, self.cache_figures())
+        self.witness = (f'threads bound to cores {cores}' if cores
+                        else 'threads not bound')
+        self.cached.update(self.cache_figures())
+        self.measures = 'page cache' if self.cached else 'storage'
+        self.nodes = runs[0].hosts

@@ -1,30 +1,29 @@
-'''fio: command line, JSON output parser, and the base class of fio checks.
+'''fio: command line, JSON output parser, and the base classes of fio checks.
 
 Every sample is one fio run with ``--output-format=json``; bandwidth is the
 bytes the jobs wrote divided by the longest job runtime (what fio reports as
 the group's aggregate), in MiB/s.
 '''
 
-import json
 import os
 import re
 from dataclasses import dataclass
 
-from reframe.core.builtins import performance_function, variable
+from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import strace
-from microbench.checks import SCRATCH, Rounds, VariantCheck
+from microbench import output, records, strace
+from microbench.output import OutputError, member, number
+from microbench.rounds import SCRATCH, Rounds
 from microbench.stats import Samples
-
-MIB = 2**20
+from microbench.units import MIB
+from microbench.variant import VariantCheck
 
 #: What fio prints when the file system rejects O_DIRECT (EINVAL on open)
 _ODIRECT_REJECTED = re.compile(r'does not support (direct=1|O_DIRECT)')
 
-
-class FioOutputError(ValueError):
-    '''fio's output cannot be trusted; the message says why.'''
+#: A job's error line on stderr (``fio: pid=N, err=22/file:...``)
+ERRORS = re.compile(r'^fio: pid=\d+, err=')
 
 
 @dataclass(frozen=True)
@@ -41,6 +40,10 @@ class FioRun:
         return (self.io_bytes[direction] / MIB
                 / (self.runtime_ms[direction] / 1000))
 
+    @property
+    def figures(self):
+        return {d: self.mib_s(d) for d in self.io_bytes}
+
 
 def command(executable, options):
     '''The argv of a fio run; ``options`` maps option names to values
@@ -50,62 +53,71 @@ def command(executable, options):
                           for name, value in options.items())]
 
 
-def _field(obj, key, kind, where):
-    try:
-        value = obj[key]
-    except (KeyError, TypeError):
-        raise FioOutputError(f'{where} has no "{key}": not complete '
-                             f'fio JSON output') from None
+def _job(job, direction):
+    '''(name, bytes, runtime in ms) of one job of the output.'''
+    name = member(job, 'jobname', 'a job')
+    if not isinstance(name, str):
+        raise OutputError(f'a job name is {name!r}, not a name')
 
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise FioOutputError(f'{where}: "{key}" is {value!r}, '
-                             f'not a {kind.__name__}')
+    where = f'job {name!r}'
+    error = number(member(job, 'error', where), f'the error of {where}',
+                   positive=False, integer=True)
+    if error:
+        raise OutputError(f'{where} failed with error {error} '
+                          f'({os.strerror(error)})')
 
-    return value
+    stats = member(job, direction, where)
+    where = f'{where} {direction}'
+    io_bytes = number(member(stats, 'io_bytes', where), f'{where} io_bytes',
+                      positive=False, integer=True)
+    runtime = number(member(stats, 'runtime', where), f'{where} runtime',
+                     positive=False, integer=True)
+    bw_bytes = number(member(stats, 'bw_bytes', where), f'{where} bw_bytes',
+                      positive=False)
+    if runtime and abs(bw_bytes - io_bytes * 1000 / runtime) > max(
+            1, 0.01 * bw_bytes):
+        raise OutputError(f'{where}: bw_bytes {bw_bytes:g} is not io_bytes '
+                          f'{io_bytes} over runtime {runtime} ms: the output '
+                          f'is corrupted')
+
+    return name, io_bytes, runtime
 
 
-def parse(text, source='fio output', direction='write'):
+def parse(text, direction='write'):
     '''Parse the JSON output of one fio run.
 
-    :raises FioOutputError: on empty, truncated, non-JSON or error output,
-        or if nothing was moved in ``direction``.
+    :raises OutputError: on empty, cut, non-JSON or error output, or if
+        nothing was moved in ``direction``.
     '''
-    if not text.strip():
-        raise FioOutputError(f'{source} is empty: fio wrote nothing')
+    data = output.load_json(text)
+    version = member(data, 'fio version', 'the output')
+    if not isinstance(version, str):
+        raise OutputError(f'the fio version is {version!r}')
 
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise FioOutputError(f'{source} is not valid JSON (truncated, or '
-                             f'not --output-format=json): {err}') from None
+    jobs = member(data, 'jobs', 'the output')
+    if not isinstance(jobs, list) or not jobs:
+        raise OutputError('the output lists no jobs')
 
-    version = _field(data, 'fio version', str, source)
-    jobs = _field(data, 'jobs', list, source)
-    if not jobs:
-        raise FioOutputError(f'{source} lists no jobs')
+    if any(job in jobs[:i] for i, job in enumerate(jobs)):
+        raise OutputError('a job is listed twice: the output is corrupted')
 
-    io_bytes, runtime_ms, names = 0, 0, []
-    for job in jobs:
-        name = _field(job, 'jobname', str, f'{source}: a job')
-        where = f'{source}: job {name!r}'
-        error = _field(job, 'error', int, where)
-        if error:
-            raise FioOutputError(f'{where} failed with error {error} '
-                                 f'({os.strerror(error)})')
-
-        stats = _field(job, direction, dict, where)
-        io_bytes += _field(stats, 'io_bytes', int, f'{where} {direction}')
-        runtime_ms = max(runtime_ms,
-                         _field(stats, 'runtime', int, f'{where} {direction}'))
-        names.append(name)
-
+    found = [_job(job, direction) for job in jobs]
+    io_bytes = sum(b for _, b, _ in found)
+    runtime_ms = max(r for _, _, r in found)
     if io_bytes <= 0 or runtime_ms <= 0:
         done = 'written' if direction == 'write' else 'read'
-        raise FioOutputError(f'{source}: nothing was {done} '
-                             f'({io_bytes} bytes in {runtime_ms} ms)')
+        raise OutputError(f'nothing was {done} ({io_bytes} bytes in '
+                          f'{runtime_ms} ms)')
 
-    return FioRun(version, tuple(names), {direction: io_bytes},
-                  {direction: runtime_ms})
+    return FioRun(version, tuple(n for n, _, _ in found),
+                  {direction: io_bytes}, {direction: runtime_ms})
+
+
+def read_sample(sample, direction='write'):
+    '''One fio sample: its JSON output, and no job error on its stderr.'''
+    run = sample.parse('fio.json', parse, direction)
+    sample.reject_errors(ERRORS, 'fio')
+    return run
 
 
 def rejects_odirect(stderr):
@@ -125,6 +137,7 @@ class FioRounds(Rounds):
     tool = 'fio'
     programs = ('fio',)
     output_files = ('fio.json',)
+    witness_tool = 'strace'
 
     #: The fio executable: a name on PATH or a path.
     #:
@@ -160,8 +173,8 @@ class FioRounds(Rounds):
     #: A system call the witness counts with strace, or None for no witness
     witness_syscall = None
 
-    #: variant -> whether the witness must see the call (True: at least
-    #: once, False: never)
+    #: variant -> whether the witness must see the call succeed (True: at
+    #: least once, False: never)
     witness_expect = {}
 
     def fio_options(self, variant):
@@ -180,29 +193,26 @@ class FioRounds(Rounds):
             'output-format': 'json', 'output': 'fio.json'
         }))
 
-    def expected_seconds(self):
-        return self.runtime_s + 60
-
-    def witness_commands(self, variant):
+    def witness_command(self, variant):
         if not self.witness_syscall:
-            return []
+            return None
 
         options = {**self.fio_options(variant),
                    'name': f'{self.unique_name}_witness',
                    'runtime': self.witness_runtime_s,
                    'output-format': 'json', 'output': 'witness.json'}
-        return strace.witness_commands(
-            self, variant, command(self.fio, options),
-            self.witness_syscall, f'strace-{variant}.txt'
-        ) + self.clean_scratch()
+        return self.launch(*strace.command(self.witness_syscall,
+                                           f'strace-{variant}.txt'),
+                           *command(self.fio, options))
 
-    def sample_record(self):
-        # Bytes of the files left in the scratch directory
-        return (" file_bytes=$(find $scratch -type f -printf '%s\\n' | "
-                "awk '{s += $1} END {printf \"%.0f\", s}')")
+    def expected_seconds(self):
+        return self.runtime_s + 60
 
-    def explain(self, failure, variant=None):
-        stderr = self.stderr_of(variant)
+    def read_sample(self, sample):
+        return read_sample(sample)
+
+    def diagnosis(self, failure, variant):
+        stderr = self.last_text('stderr.txt', variant)
         if rejects_odirect(stderr):
             return (f'; O_DIRECT (direct=1) was rejected by the scratch file '
                     f'system {self.scratch_fstype or "unknown"} at '
@@ -210,8 +220,9 @@ class FioRounds(Rounds):
                     f'{self.scratch_mount_options}): O_DIRECT is '
                     f'Linux-specific and not every file system supports it')
 
-        lines = [ln for ln in stderr.splitlines() if ln.strip()]
-        return f'; fio said: {lines[-1]}' if lines else ''
+        said = output.last_line(self.witness_text(variant, stderr=True)
+                                if 'the witness' in failure else stderr)
+        return f'; fio said: {said}' if said else ''
 
 
 class FioLogRounds(FioRounds):
@@ -246,23 +257,20 @@ class FioVariantCheck(VariantCheck):
     '''
 
     main_figures = {'fio': ('write', 'MiB/s')}
+    scalar_figures = {'overwrite_factor': 'x'}
+    limits = {'write': 'storage_write_mib_s'}
 
-    def validate_samples(self, recs):
+    def judge(self, runs, recs):
         rounds = self.rounds
-        self.measures = ('page cache' if self.variant in rounds.page_cache_variants
-                         else 'storage')
-        runs, factors = [], []
-        for line in recs['sample']:
-            num, file_bytes = line.split(' file_bytes=')
-            path = os.path.join(rounds.stagedir,
-                                rounds.output('fio.json', self.variant, num))
-            try:
-                with open(path) as fp:
-                    run = parse(fp.read(), f'fio output of sample {num}')
-            except (OSError, FioOutputError) as err:
-                raise SanityError(str(err)) from None
+        if self.variant in rounds.page_cache_variants:
+            self.measures = 'page cache'
+            self.cached.add('write')
+        else:
+            self.measures = 'storage'
 
-            file_bytes = int(file_bytes)
+        factors = []
+        for run, line in zip(runs, recs['sample']):
+            num, file_bytes = records.sample_facts(line)
             seconds = run.runtime_ms['write'] / 1000
             if seconds < 0.9 * rounds.runtime_s:
                 raise SanityError(
@@ -273,30 +281,30 @@ class FioVariantCheck(VariantCheck):
                     f'sustained'
                 )
 
-            runs.append(run.mib_s('write'))
-            factors.append(run.io_bytes['write'] / file_bytes
-                           if file_bytes else float('inf'))
+            if not file_bytes:
+                raise SanityError(f'sample {num} left no file in the scratch '
+                                  f'directory: its overwrite factor cannot '
+                                  f'be measured')
 
-        self.record_figure(runs)
-        self.overwrite = Samples(factors, 'x')
-        self._check_overwrite()
-        self.check_ceilings(
-            cached=('write',) if self.measures == 'page cache' else ()
-        )
+            factors.append(run.io_bytes['write'] / file_bytes)
+
+        overwrite = Samples(factors, 'x')
+        self.scalars['overwrite_factor'] = overwrite.median
+        self._check_overwrite(overwrite)
         self._check_witness(recs)
 
-    def _check_overwrite(self):
+    def _check_overwrite(self, overwrite):
         if self.variant in self.rounds.overwrite_variants:
-            if self.overwrite.min <= 1:
+            if overwrite.min <= 1:
                 raise SanityError(
                     f'this variant must overwrite its file, but fio wrote '
-                    f'only {self.overwrite.min:.3g}x its size: the file is too '
+                    f'only {overwrite.min:.3g}x its size: the file is too '
                     f'large for the runtime, so the pitfall was not exercised'
                 )
-        elif self.measures == 'storage' and self.overwrite.max > 1:
+        elif self.measures == 'storage' and overwrite.max > 1:
             raise SanityError(
                 f'fio wrapped around and overwrote its files '
-                f'({self.overwrite.max:.3g}x their size): the files are too '
+                f'({overwrite.max:.3g}x their size): the files are too '
                 f'small for the runtime, so this is an overwrite figure, '
                 f'not a baseline'
             )
@@ -310,21 +318,17 @@ class FioVariantCheck(VariantCheck):
             self.witness = f'not run: {recs["witness_missing"][0]} not found'
             return
 
-        path = os.path.join(self.rounds.stagedir, f'strace-{self.variant}.txt')
-        try:
-            with open(path) as fp:
-                calls = strace.parse_summary(fp.read()).get(syscall, 0)
-        except (OSError, strace.StraceOutputError) as err:
-            raise SanityError(f'witness: {err}') from None
-
-        self.witness = f'{calls} {syscall}() calls in {recs["witness"][0]}'
+        summary = self.rounds.read_witness(self.variant,
+                                           f'strace-{self.variant}.txt',
+                                           strace.parse_summary, self)
+        calls = summary.get(syscall, strace.Calls(0, 0))
+        failed = f' ({calls.errors} failed)' if calls.errors else ''
+        self.witness = (f'{calls.succeeded} {syscall}() calls{failed} in '
+                        f'{recs["witness"][0]}')
         expected = self.rounds.witness_expect[self.variant]
-        if expected and calls == 0 or not expected and calls > 0:
+        if expected != (calls.succeeded > 0):
             raise SanityError(
-                f'witness: strace saw {calls} {syscall}() calls but variant '
-                f'{self.variant!r} claims {"at least one" if expected else "none"}'
+                f'witness: strace saw {calls.succeeded} successful '
+                f'{syscall}() calls{failed} but variant {self.variant!r} '
+                f'claims {"at least one" if expected else "none"}'
             )
-
-    @performance_function('x')
-    def overwrite_factor(self):
-        return self.overwrite.median

@@ -9,24 +9,25 @@ phase last ``deadline_s`` seconds: a phase that ended before its stonewall
 wrote all its blocks too soon, and its figure is not sustained.
 '''
 
-import json
 import os
 import re
 from dataclasses import dataclass
 
-from reframe.core.builtins import run_after, variable
+from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import launchers
-from microbench.checks import SCRATCH, SHARED_SCRATCH, Rounds, VariantCheck
+from microbench import where
+from microbench.mpi import MpiRounds
+from microbench.output import OutputError, load_json, member, number, once
+from microbench.rounds import SCRATCH
+from microbench.variant import VariantCheck
 
-_ERROR = re.compile(r'^(ERROR\b|Error invalid argument|.*: FAILED in ).*$',
-                    re.M)
-_WARNING = re.compile(r'^WARNING: .*$', re.M)
+#: What IOR prints when it fails, and its warnings
+ERRORS = re.compile(r'^(ERROR\b|Error invalid argument)')
+WARNINGS = re.compile(r'^WARNING: ')
 
-
-class IorOutputError(ValueError):
-    '''IOR's output cannot be trusted; the message says why.'''
+#: The phases of every IOR sample
+PHASES = ('write', 'read')
 
 
 @dataclass(frozen=True)
@@ -45,70 +46,65 @@ class IorRun:
     #: operation -> seconds until the stonewall stopped it (or None)
     stonewall_s: dict
 
-
-def errors(text):
-    '''The error lines IOR (or mdtest) printed, first one first.'''
-    return [m.group(0).strip() for m in _ERROR.finditer(text)]
-
-
-def diagnosis(stdout, stderr):
-    '''What IOR or mdtest said about a failure: its first error line, else
-    its first warning, else the last line it printed on stderr.'''
-    found = errors(stdout) or [m.group(0) for m in _WARNING.finditer(stdout)][:1]
-    if not found:
-        found = [ln for ln in stderr.splitlines() if ln.strip()][-1:]
-
-    return found[0].strip() if found else ''
+    @property
+    def figures(self):
+        return dict(self.mib_s)
 
 
-def _get(obj, key, where):
-    try:
-        return obj[key]
-    except (KeyError, TypeError, IndexError):
-        raise IorOutputError(f'{where} has no "{key}": not a complete IOR '
-                             f'JSON summary') from None
+def _text(obj, key, where):
+    value = member(obj, key, where)
+    if not isinstance(value, str):
+        raise OutputError(f'{where} "{key}" is {value!r}, not text')
+
+    return value
 
 
-def parse_summary(text, source='IOR summary'):
-    '''Parse the JSON summary file of one IOR run.
+def _phase(summary, op):
+    '''(bandwidth, seconds, stonewall seconds or None, tasks) of the one
+    summary entry of operation ``op``.'''
+    entry = once([e for e in summary if isinstance(e, dict)
+                  and e.get('operation') == op], f'"{op}" summary entry')
+    where = f'the {op} summary'
+    stonewall = entry.get('StoneWallTime')
+    return (number(member(entry, 'bwMeanMIB', where), f'{where} bwMeanMIB'),
+            number(member(entry, 'MeanTime', where), f'{where} MeanTime'),
+            None if stonewall is None else number(
+                stonewall, f'{where} StoneWallTime', positive=False),
+            number(member(entry, 'numTasks', where), f'{where} numTasks',
+                   integer=True))
 
-    :raises IorOutputError: on empty, truncated or incomplete summaries.
+
+def parse_summary(text, phases=PHASES):
+    '''Parse the JSON summary file of one IOR run, which must hold every
+    phase of ``phases``, once.
+
+    :raises OutputError: on empty, cut, incomplete or corrupted summaries.
     '''
-    if not text.strip():
-        raise IorOutputError(f'{source} is empty: IOR wrote no summary')
+    data = load_json(text)
+    _text(data, 'Finished', 'the summary')       # IOR's success marker
+    test = member(member(data, 'tests', 'the summary'), 0, 'its "tests"')
+    params = member(test, 'Parameters', 'the test')
+    summary = member(data, 'summary', 'the summary')
+    if not isinstance(summary, list):
+        raise OutputError(f'the summary entries are {summary!r}')
 
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise IorOutputError(f'{source} is not valid JSON (truncated?): '
-                             f'{err}') from None
+    found = {op: _phase(summary, op) for op in phases}
+    tasks = {entry[3] for entry in found.values()}
+    if len(tasks) != 1:
+        raise OutputError(f'the phases ran on {sorted(tasks)} tasks')
 
-    test = _get(_get(data, 'tests', source), 0, f'{source} "tests"')
-    params = _get(test, 'Parameters', f'{source} test')
-    summary = _get(data, 'summary', source)
-    if not summary:
-        raise IorOutputError(f'{source} has no summary entries: no phase '
-                             f'completed')
-
-    mib_s, seconds, stonewall = {}, {}, {}
-    for entry in summary:
-        op = _get(entry, 'operation', f'{source} summary')
-        bandwidth = _get(entry, 'bwMeanMIB', f'{source} {op}')
-        time = _get(entry, 'MeanTime', f'{source} {op}')
-        try:
-            mib_s[op], seconds[op] = float(bandwidth), float(time)
-        except (TypeError, ValueError):
-            raise IorOutputError(f'{source} {op}: bandwidth or time is not '
-                                 f'a number') from None
-
-        stonewall[op] = entry.get('StoneWallTime')
-
-    return IorRun(str(_get(data, 'Version', source)),
-                  str(_get(data, 'Command line', source)),
-                  int(_get(params, 'nodes', f'{source} Parameters')),
-                  int(_get(summary[0], 'numTasks', f'{source} summary')),
-                  int(params.get('deadlineForStonewall', 0)),
-                  mib_s, seconds, stonewall)
+    return IorRun(
+        _text(data, 'Version', 'the summary'),
+        _text(data, 'Command line', 'the summary'),
+        number(member(params, 'nodes', 'the Parameters'), 'nodes',
+               integer=True),
+        tasks.pop(),
+        number(params.get('deadlineForStonewall', 0), 'deadlineForStonewall',
+               positive=False, integer=True),
+        {op: entry[0] for op, entry in found.items()},
+        {op: entry[1] for op, entry in found.items()},
+        {op: entry[2] for op, entry in found.items()},
+    )
 
 
 def unsustained(run, operation='write'):
@@ -126,49 +122,19 @@ def unsustained(run, operation='write'):
             f'sustained (raise the block size or segments)')
 
 
-class MpiRounds(Rounds):
-    '''Rounds of an MPI storage benchmark on ``num_nodes`` nodes with
-    ``tasks_per_node`` ranks each (one node on the local default), on a
-    scratch every node shares.'''
+def read_sample(sample, phases=PHASES):
+    '''One IOR sample: no error on its standard output or error, and its
+    JSON summary with every phase.'''
+    sample.reject_errors(ERRORS, 'IOR', ('ior.out', 'stderr.txt'))
+    return sample.parse('ior.json', parse_summary, phases)
 
-    valid_systems = SHARED_SCRATCH
 
-    #: Nodes of the job (one on the local default).
-    #:
-    #: :type: :class:`int`
-    #: :default: ``2``
-    num_nodes = variable(int, value=2)
-
-    #: MPI ranks on every node.
-    #:
-    #: :type: :class:`int`
-    #: :default: ``2``
-    tasks_per_node = variable(int, value=2)
-
-    def version_command(self):
-        return launchers.MPI_VERSION
-
-    def flavour(self):
-        return launchers.flavour(self.current_partition)
-
-    def nodes(self):
-        return 1 if self.flavour() == 'local' else self.num_nodes
-
-    def ranks(self, *argv, nodes=None, per_node=None):
-        '''A command line starting the ranks of one sample.'''
-        return ' '.join([launchers.spread(self.flavour(), nodes or self.nodes(),
-                                          per_node or self.tasks_per_node),
-                         *argv])
-
-    def explain(self, failure, variant=None):
-        said = diagnosis(self.last_output(self.stdout_file, variant),
-                         self.stderr_of(variant))
-        return f'; {self.tool} said: {said}' if said else ''
-
-    @run_after('setup')
-    def set_tasks(self):
-        self.num_tasks = self.nodes() * self.tasks_per_node
-        self.num_tasks_per_node = self.tasks_per_node
+def sustained(runs):
+    '''Fail if the write phase of a sample ended before its stonewall.'''
+    for num, run in enumerate(runs, start=1):
+        message = unsustained(run)
+        if message:
+            raise SanityError(f'sample {num}: {message}')
 
 
 class IorRounds(MpiRounds):
@@ -186,6 +152,8 @@ class IorRounds(MpiRounds):
     programs = ('ior',)
     stdout_file = 'ior.out'
     output_files = ('ior.json',)
+    errors = ERRORS
+    warnings = WARNINGS
 
     #: Directory of the IOR binaries; empty: on PATH.
     #:
@@ -241,32 +209,8 @@ class IorRounds(MpiRounds):
             '-O', 'summaryFormat=JSON', '-O', 'summaryFile=ior.json'
         )
 
-    def runs(self, variant):
-        '''The IOR runs of every sample of ``variant``; a
-        :class:`SanityError` says what is wrong with one.'''
-        runs = []
-        for num in range(1, self.samples + 1):
-            try:
-                found = errors(self.read_file(self.output('ior.out', variant,
-                                                          num)))
-                if found:
-                    raise SanityError(f'IOR printed an error in sample '
-                                      f'{num} of {variant}: {found[0]}')
-
-                with open(os.path.join(self.stagedir, self.output(
-                        'ior.json', variant, num))) as fp:
-                    run = parse_summary(fp.read(), f'IOR summary of sample '
-                                        f'{num} of {variant}')
-            except (OSError, IorOutputError) as err:
-                raise SanityError(str(err)) from None
-
-            message = unsustained(run)
-            if message:
-                raise SanityError(f'sample {num} of {variant}: {message}')
-
-            runs.append(run)
-
-        return runs
+    def read_sample(self, sample):
+        return read_sample(sample)
 
 
 class IorVariantCheck(VariantCheck):
@@ -280,9 +224,10 @@ class IorVariantCheck(VariantCheck):
     storage reference, saying why.
     '''
 
-    valid_systems = SHARED_SCRATCH
+    valid_systems = where.SHARED_SCRATCH
     main_figures = {'ior': [('read', 'MiB/s'), ('write', 'MiB/s')]}
     cache_prone = ('read',)
+    limits = {'write': 'storage_write_mib_s', 'read': 'storage_read_mib_s'}
 
     def cache_figures(self):
         '''Figures of this variant that measure the page cache by design.'''
@@ -293,22 +238,18 @@ class IorVariantCheck(VariantCheck):
         wrote (IOR -C).'''
         return False
 
-    def validate_samples(self, recs):
-        runs = self.rounds.runs(self.variant)
-        for op in ('write', 'read'):
-            self.record_figure([run.mib_s[op] for run in runs], op)
-
+    def judge(self, runs, recs):
+        sustained(runs)
         self.tool_version = (f'IOR {runs[0].version}; '
                              f'{self.rounds.tool_version}')
-        nodes = runs[0].nodes
-        cached = list(self.cache_figures())
-        if self.reads_other_nodes() and nodes == 1 and 'read' not in cached:
+        self.nodes = runs[0].nodes
+        self.cached.update(self.cache_figures())
+        if (self.reads_other_nodes() and self.nodes == 1
+                and 'read' not in self.cached):
             self.note = (f'all {runs[0].tasks} tasks ran on one node: a task '
                          f'reordering (-C) reads back what the same node '
                          f'wrote, from its page cache, so the read figure '
                          f'is a cache figure, not storage')
             self.demote_to_cache('read')
-            cached.append('read')
 
-        self.measures = 'page cache' if 'read' in cached else 'storage'
-        self.check_ceilings(nodes, cached)
+        self.measures = 'page cache' if 'read' in self.cached else 'storage'

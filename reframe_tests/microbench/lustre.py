@@ -9,26 +9,20 @@ back from a probe file laid out the same way.
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import records
-from microbench.checks import SCRATCH
+from microbench import where
 from microbench.fio import FioRounds, FioVariantCheck
-
-#: Where striping checks run: Lustre partitions (``lustre`` feature), and
-#: the local default and generic system, where they skip without ``lfs``
-LUSTRE = ['+lustre', 'local', 'generic']
-
-
-_UNITS = {'': 1, 'k': 2**10, 'm': 2**20, 'g': 2**30}
+from microbench.output import lines, number, once
+from microbench.rounds import SCRATCH
 
 
 def setstripe(path, count, size):
     return f'lfs setstripe -c {count} -S {size} {path}'
 
 
-def size_bytes(size):
-    '''Bytes of an lfs/fio size such as ``1m``.'''
-    return int(size.rstrip('kKmMgG')) * _UNITS[size[-1].lower()
-                                                if size[-1].isalpha() else '']
+def parse_stripe_count(text):
+    '''The stripe count ``lfs getstripe -c`` printed.'''
+    return number(once([ln for ln in lines(text) if ln.strip()],
+                       'stripe count'), 'the stripe count', integer=True)
 
 
 class StripingRounds(FioRounds):
@@ -38,8 +32,8 @@ class StripingRounds(FioRounds):
     count and fio offset of every variant).
     '''
 
-    valid_systems = LUSTRE
-
+    valid_systems = where.LUSTRE
+    witness_tool = None
     #: Stripe size of every layout (``lfs setstripe -S``).
     #:
     #: :type: :class:`str`
@@ -80,33 +74,29 @@ class StripingRounds(FioRounds):
                 'offset': offset, 'offset_increment': self.region_size,
                 'runtime': self.runtime_s, 'group_reporting': None}
 
-    def sample_body(self, variant):
+    def prepare_command(self, variant):
         count, _ = self.layout(variant)
-        return [f'cmd="{setstripe(f"{SCRATCH}/shared", count, self.stripe_size)}"',
-                '$cmd || return $?',
-                f'cmd="{self.variant_command(variant)}"', '$cmd']
+        return setstripe(f'{SCRATCH}/shared', count, self.stripe_size)
 
-    def witness_commands(self, variant):
+    def witness_command(self, variant):
         count, _ = self.layout(variant)
         probe = f'{SCRATCH}/probe-{variant}'
-        return [
-            *self.checked(setstripe(probe, count, self.stripe_size),
-                          f'{variant} layout'),
-            records.echo('stripes', f'{variant}: $(lfs getstripe -c {probe})'),
-            f'rm -f {probe}',
-        ]
+        return (f'{setstripe(probe, count, self.stripe_size)} && '
+                f'lfs getstripe -c {probe}')
 
 
 class StripingVariantCheck(FioVariantCheck):
     '''One layout of a striping pitfall: fio's write bandwidth and
     overwrite factor, and the stripe count Lustre actually gave the file.'''
 
-    valid_systems = LUSTRE
+    valid_systems = where.LUSTRE
 
-    def validate_samples(self, recs):
-        super().validate_samples(recs)
+    def judge(self, runs, recs):
+        super().judge(runs, recs)
         count, _ = self.rounds.layout(self.variant)
-        got = int(recs['stripes'][0])
+        got = self.rounds.read_witness(self.variant,
+                                       f'witness-{self.variant}.txt',
+                                       parse_stripe_count, self)
         self.witness = f'stripe count {got} (asked {count})'
         if count != 1 and got < 2:
             raise SanityError(f'asked for {count} stripes, Lustre gave {got}: '

@@ -3,8 +3,9 @@ checks.
 
 Every sample is one mdtest run (files only, ``-F``) in a directory below the
 scratch directory; its rates are the "SUMMARY rate" table (operations per
-second, mean over the run's one iteration).  An error is an ``ERROR`` line,
-whatever the exit code (mdtest goes on through thousands of warnings first).
+second, mean over the run's one iteration).  An error is an ``ERROR`` or
+``FAILED in`` line, whatever the exit code (mdtest goes on through thousands
+of warnings first).
 '''
 
 import os
@@ -12,24 +13,25 @@ import re
 from dataclasses import dataclass
 
 from reframe.core.builtins import variable
-from reframe.core.exceptions import SanityError
 
-from microbench.checks import SCRATCH, SHARED_SCRATCH, VariantCheck
-from microbench.ior import MpiRounds, errors
+from microbench import where
+from microbench.mpi import MpiRounds
+from microbench.output import OutputError, lines, number, once, reject_errors
+from microbench.rounds import SCRATCH
+from microbench.variant import VariantCheck
 
 _LAUNCHED = re.compile(r'^mdtest-(?P<version>\S+) was launched with '
-                       r'(?P<tasks>\d+) total task\(s\) on (?P<nodes>\d+) '
-                       r'node\(s\)', re.M)
-_ROW = re.compile(r'^\s+(?P<op>(File|Directory|Tree) \w+)\s+(?P<max>[\d.]+)'
-                  r'\s+(?P<min>[\d.]+)\s+(?P<mean>[\d.]+)\s+[\d.]+\s*$', re.M)
+                       r'(?P<tasks>\S+) total task\(s\) on (?P<nodes>\S+) '
+                       r'node\(s\)')
+_ROW = re.compile(r'^\s+(?P<op>(File|Directory|Tree) \w+)\s+(?P<values>.*)$')
+
+#: What mdtest prints when it fails, and its warnings
+ERRORS = re.compile(r'^(ERROR\b|.*: FAILED in )')
+WARNINGS = re.compile(r'^WARNING: ')
 
 #: mdtest's operation names -> the suite's figure names
 OPERATIONS = {'File creation': 'create', 'File stat': 'stat',
               'File read': 'read', 'File removal': 'remove'}
-
-
-class MdtestOutputError(ValueError):
-    '''mdtest's output cannot be trusted; the message says why.'''
 
 
 @dataclass(frozen=True)
@@ -42,41 +44,71 @@ class MdtestRun:
     #: figure name (create, stat, read, remove) -> mean rate, ops/s
     rates: dict
 
+    @property
+    def figures(self):
+        return dict(self.rates)
 
-def parse(text, source='mdtest output'):
+
+def _summary_rows(rows):
+    '''The rows of the one "SUMMARY rate" table, up to its end.'''
+    starts = [i for i, ln in enumerate(rows) if ln.startswith('SUMMARY rate')]
+    start = once(starts, '"SUMMARY rate" table')
+    table = []
+    for line in rows[start + 1:]:
+        if line.startswith(('SUMMARY', '-- finished at')):
+            return table
+
+        table.append(line)
+
+    raise OutputError('the "SUMMARY rate" table has no end: no "-- finished '
+                      'at" line, the run did not finish')
+
+
+def _rate(table, operation):
+    '''The mean rate of ``operation``; its max, min, mean and standard
+    deviation must be numbers, min <= mean <= max.'''
+    rows = [m for m in map(_ROW.match, table) if m and m['op'] == operation]
+    row = once(rows, f'"{operation}" row')
+    values = row['values'].split()
+    if len(values) != 4:
+        raise OutputError(f'the "{operation}" row has {len(values)} values, '
+                          f'not max, min, mean and standard deviation')
+
+    high, low, mean = (number(v, f'{operation} rate') for v in values[:3])
+    number(values[3], f'{operation} standard deviation', positive=False)
+    if not low <= mean <= high:
+        raise OutputError(f'the "{operation}" mean {mean:g} is not between '
+                          f'its min {low:g} and max {high:g}')
+
+    return mean
+
+
+def parse(text):
     '''Parse the output of one mdtest run.
 
-    :raises MdtestOutputError: on empty, truncated or error output.
+    :raises OutputError: on empty, cut, error or incomplete output.
     '''
-    if not text.strip():
-        raise MdtestOutputError(f'{source} is empty: mdtest printed nothing')
+    rows = lines(text)
+    reject_errors(text, ERRORS, 'mdtest')
+    launched = once([m for m in map(_LAUNCHED.match, rows) if m],
+                    '"mdtest-... was launched" line')
+    table = _summary_rows(rows)
+    if not any(ln.startswith('-- finished at') for ln in rows):
+        raise OutputError('no "-- finished at" line: the run did not finish')
 
-    found = errors(text)
-    if found:
-        raise MdtestOutputError(f'{source}: mdtest failed: {found[0]}')
+    return MdtestRun(
+        launched['version'],
+        number(launched['tasks'], 'the tasks', integer=True),
+        number(launched['nodes'], 'the nodes', integer=True),
+        {name: _rate(table, op) for op, name in OPERATIONS.items()}
+    )
 
-    launched = _LAUNCHED.search(text)
-    if not launched:
-        raise MdtestOutputError(f'{source} has no "mdtest-... was launched" '
-                                f'line: not mdtest output')
 
-    summary = text.find('SUMMARY rate')
-    if summary < 0 or '-- finished at' not in text[summary:]:
-        raise MdtestOutputError(f'{source} has no complete SUMMARY rate '
-                                f'table (truncated?)')
-
-    rates = {}
-    for row in _ROW.finditer(text[summary:]):
-        if row['op'] in OPERATIONS:
-            rates[OPERATIONS[row['op']]] = float(row['mean'])
-
-    missing = set(OPERATIONS.values()) - set(rates)
-    if missing:
-        raise MdtestOutputError(f'{source}: no rate for file '
-                                f'{", ".join(sorted(missing))}')
-
-    return MdtestRun(launched['version'], int(launched['tasks']),
-                     int(launched['nodes']), rates)
+def read_sample(sample):
+    '''One mdtest sample: its standard output, and no error on its
+    standard error.'''
+    sample.reject_errors(ERRORS, 'mdtest')
+    return sample.parse('mdtest.out', parse)
 
 
 class MdtestRounds(MpiRounds):
@@ -93,6 +125,8 @@ class MdtestRounds(MpiRounds):
     tool = 'mdtest'
     programs = ('mdtest',)
     stdout_file = 'mdtest.out'
+    errors = ERRORS
+    warnings = WARNINGS
 
     #: Directory of the mdtest binary; empty: on PATH.
     #:
@@ -128,6 +162,10 @@ class MdtestRounds(MpiRounds):
 
         return self.ranks(self.mdtest(), *options)
 
+    def read_sample(self, sample):
+        return read_sample(sample)
+
+
 class MdtestVariantCheck(VariantCheck):
     '''One variant of an mdtest pitfall: file create, stat, read and remove
     rates (ops/s), median, min and max over the samples.  Without a stride
@@ -135,27 +173,14 @@ class MdtestVariantCheck(VariantCheck):
     cache.  With a stride but every task on one node, so do they: they are
     then reported as ``stat_cache``/``read_cache``, saying why.'''
 
-    valid_systems = SHARED_SCRATCH
+    valid_systems = where.SHARED_SCRATCH
     main_figures = {'mdtest': [('create', 'ops/s'), ('stat', 'ops/s'),
                                ('read', 'ops/s'), ('remove', 'ops/s')]}
     cache_prone = ('stat', 'read')
 
-    def validate_samples(self, recs):
-        rounds, runs = self.rounds, []
-        for num in range(1, rounds.samples + 1):
-            path = os.path.join(rounds.stagedir, rounds.output(
-                rounds.stdout_file, self.variant, num))
-            try:
-                with open(path) as fp:
-                    runs.append(parse(fp.read(), f'mdtest output of sample '
-                                      f'{num}'))
-            except (OSError, MdtestOutputError) as err:
-                raise SanityError(str(err)) from None
-
-        for name, _ in self.figure_specs():
-            self.record_figure([run.rates[name] for run in runs], name)
-
-        self.tool_version = f'mdtest {runs[0].version}; {rounds.tool_version}'
+    def judge(self, runs, recs):
+        self.tool_version = (f'mdtest {runs[0].version}; '
+                             f'{self.rounds.tool_version}')
         strided = self.variant.endswith('.node')
         self.measures = 'storage' if strided else 'client cache'
         if strided and runs[0].nodes == 1:

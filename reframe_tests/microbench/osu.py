@@ -2,12 +2,11 @@
 of OSU checks.
 
 ``osu_bw`` and ``osu_latency`` run on two MPI ranks, one per node on a
-facility partition (two ranks on the node, through mpirun, on the local
-default).  OSU prints
-bandwidth in "MB/s" meaning 10^6 bytes per second; the suite converts it to
-MiB/s.  ``-b multiple`` (``--buffer-num``, OSU 5.7.1 and later) sends from and
-receives into a different buffer for every message of a window; older OSU
-rejects it.
+facility partition (two ranks on the node, through mpirun, where the
+launcher is local).  OSU prints bandwidth in "MB/s" meaning 10^6 bytes per
+second; the suite converts it to MiB/s.  ``-b multiple`` (``--buffer-num``,
+OSU 5.7.1 and later) sends from and receives into a different buffer for
+every message of a window; older OSU rejects it.
 '''
 
 import os
@@ -15,21 +14,22 @@ import re
 from dataclasses import dataclass
 
 from reframe.core.builtins import variable
-from reframe.core.exceptions import SanityError
 
-from microbench import launchers, records
-from microbench.checks import NETWORK, Rounds, VariantCheck
-
-#: OSU's "MB/s" in MiB/s
-MB_S_IN_MIB_S = 1e6 / 2**20
+from microbench import launchers, output, where
+from microbench.output import OutputError, lines, number, once
+from microbench.rounds import Rounds
+from microbench.units import MB_S_IN_MIB_S
+from microbench.variant import VariantCheck
 
 _HEADER = re.compile(r'^# OSU MPI (?P<name>.+?) Test v(?P<version>[\d.]+)')
-_COLUMNS = re.compile(r'^# Size\s+(?P<metric>\w+) \((?P<unit>[^)]+)\)')
-_ROW = re.compile(r'^(?P<size>\d+)\s+(?P<value>\d+(\.\d+)?)\s*$')
+_COLUMNS = re.compile(r'^# Size\s+(?P<metric>\w+) \((?P<unit>[^)]+)\)\s*$')
 
+#: What OSU or the MPI library prints when a run went wrong
+ERRORS = re.compile(r'^(Invalid option|.*Fatal error in|Abort\(|.*MPI_Abort|'
+                    r'.*BAD TERMINATION)')
 
-class OsuOutputError(ValueError):
-    '''OSU's output cannot be trusted; the message says why.'''
+#: OSU's metric names -> the suite's figure names
+METRICS = {'Bandwidth': 'bandwidth', 'Latency': 'latency'}
 
 
 @dataclass(frozen=True)
@@ -44,57 +44,77 @@ class OsuRun:
     values: dict
 
 
-def parse(text, source='OSU output'):
+def parse(text):
     '''Parse the output of one OSU point-to-point benchmark run.
 
-    :raises OsuOutputError: on empty, truncated, rejected or error output.
+    :raises OutputError: on empty, cut, rejected or error output, or a
+        message size given twice.
     '''
-    if not text.strip():
-        raise OsuOutputError(f'{source} is empty: the benchmark printed '
-                             f'nothing')
-
-    lines = text.splitlines()
-    invalid = [ln for ln in lines if ln.startswith('Invalid option')]
-    if invalid:
-        raise OsuOutputError(f'{source}: the benchmark rejected an option '
-                             f'({invalid[0].strip()})')
-
-    header = next((m for m in map(_HEADER.match, lines) if m), None)
-    columns = next((m for m in map(_COLUMNS.match, lines) if m), None)
-    if not header or not columns:
-        raise OsuOutputError(f'{source} has no OSU header: not the output '
-                             f'of an OSU point-to-point benchmark')
-
+    rows = lines(text)
+    output.reject_errors(text, ERRORS, 'the benchmark')
+    header = once([m for m in map(_HEADER.match, rows) if m], 'OSU header')
+    columns = once([m for m in map(_COLUMNS.match, rows) if m],
+                   '"# Size" column header')
     values = {}
-    for line in lines[lines.index(columns.string) + 1:]:
+    for line in rows[rows.index(columns.string) + 1:]:
         if line.startswith('#') or not line.strip():
             continue
 
-        row = _ROW.match(line)
-        if not row:
-            raise OsuOutputError(f'{source}: unexpected line {line!r}')
+        fields = line.split()
+        if len(fields) != 2:
+            raise OutputError(f'unexpected line {line!r}')
 
-        values[int(row['size'])] = float(row['value'])
+        size = number(fields[0], 'a message size', integer=True)
+        if size in values:
+            raise OutputError(f'{size}-byte messages appear twice: more '
+                              f'than one run in one file?')
+
+        values[size] = number(fields[1], f'the {size}-byte result')
 
     if not values:
-        raise OsuOutputError(f'{source} has no result rows (truncated?)')
+        raise OutputError('no result rows (cut short?)')
 
     return OsuRun(header['name'], header['version'], columns['metric'],
                   columns['unit'], values)
 
 
 def figure(run, size):
-    '''(value, unit) of one message size, bandwidth in MiB/s.'''
+    '''(figure name, value, unit) of one message size, bandwidth in MiB/s.'''
     try:
         value = run.values[size]
     except KeyError:
-        raise OsuOutputError(f'no result for {size}-byte messages (sizes: '
-                             f'{sorted(run.values)})') from None
+        raise OutputError(f'no result for {size}-byte messages (sizes: '
+                          f'{sorted(run.values)})') from None
+
+    name = METRICS.get(run.metric)
+    if name is None:
+        raise OutputError(f'unknown metric {run.metric!r}')
 
     if run.unit == 'MB/s':
-        return value * MB_S_IN_MIB_S, 'MiB/s'
+        return name, value * MB_S_IN_MIB_S, 'MiB/s'
 
-    return value, run.unit
+    return name, value, run.unit
+
+
+@dataclass(frozen=True)
+class OsuSample:
+    '''One OSU sample: its run and the figure at the asked size.'''
+
+    run: OsuRun
+    figures: dict
+
+
+def _at_size(text, size):
+    run = parse(text)
+    return run, figure(run, size)
+
+
+def read_sample(sample, size):
+    '''One OSU sample: its standard output, with a result for ``size``, and
+    no MPI error on its standard error.'''
+    sample.reject_errors(ERRORS, 'the benchmark')
+    run, (name, value, _) = sample.parse('osu.out', _at_size, size)
+    return OsuSample(run, {name: value})
 
 
 class OsuRounds(Rounds):
@@ -109,7 +129,7 @@ class OsuRounds(Rounds):
     tool = 'OSU Micro-Benchmarks'
     stdout_file = 'osu.out'
     uses_scratch = False
-    valid_systems = NETWORK
+    valid_systems = where.NETWORK
     num_tasks = 2
     num_tasks_per_node = 1
 
@@ -136,14 +156,11 @@ class OsuRounds(Rounds):
     def launched(cls):
         return tuple(sorted({v.split('.')[0] for v in cls.variants}))
 
-    def benchmarks(self):
-        return self.launched()
-
     def program(self, benchmark):
         return os.path.join(self.osu_bindir, benchmark)
 
     def tools_needed(self):
-        return [self.program(b) for b in self.benchmarks()]
+        return [self.program(b) for b in self.launched()]
 
     def version_command(self):
         return launchers.MPI_VERSION
@@ -165,36 +182,29 @@ class OsuRounds(Rounds):
 
     def two_ranks(self, *argv):
         '''A command line starting two ranks, one per node (both on this
-        node on the local default).'''
+        node where the launcher is local).'''
         flavour = launchers.flavour(self.current_partition)
         nodes = 1 if flavour == 'local' else 2
         return ' '.join([launchers.spread(flavour, nodes, 2 // nodes), *argv])
 
-    def setup_commands(self):
-        lines = []
-        for benchmark in self.benchmarks():
-            variant = f'{benchmark}.multiple'
-            if variant not in self.variants:
-                continue
+    def probe(self, variant):
+        benchmark, buffer = variant.split('.')
+        if buffer != 'multiple':
+            return None
 
-            probe = self.two_ranks(self.program(benchmark), '--help')
-            lines += [
-                f'if ! {probe} 2>&1 | grep -q -- --buffer-num; then',
-                '    ' + records.echo(
-                    'unsupported', f'{variant}: this {benchmark} has no '
-                    f'-b/--buffer-num option (OSU before 5.7.1), so it '
-                    f'cannot run from multiple buffers'
-                ),
-                f'    unsupported="$unsupported {variant}"',
-                'fi',
-            ]
+        return (f'{self.two_ranks(self.program(benchmark), "--help")} 2>&1 | '
+                f'grep -q -- --buffer-num',
+                f'this {benchmark} has no -b/--buffer-num option (OSU before '
+                f'5.7.1), so it cannot run from multiple buffers')
 
-        return lines
+    def read_sample(self, sample):
+        return read_sample(sample, self.message_size)
 
-    def explain(self, failure, variant=None):
-        lines = [ln for ln in self.stderr_of(variant).splitlines()
-                 if ln.strip()]
-        return f'; it said: {lines[-1]}' if lines else ''
+    def diagnosis(self, failure, variant):
+        said = output.diagnosis([self.last_text('osu.out', variant),
+                                 self.last_text('stderr.txt', variant)],
+                                ERRORS)
+        return f'; it said: {said}' if said else ''
 
 
 class OsuVariantCheck(VariantCheck):
@@ -202,29 +212,16 @@ class OsuVariantCheck(VariantCheck):
     latency (us) for ``osu_latency``, median, min and max over the samples,
     at the rounds' message size.'''
 
-    valid_systems = NETWORK
+    valid_systems = where.NETWORK
     main_figures = {'osu_bw': ('bandwidth', 'MiB/s'),
                     'osu_latency': ('latency', 'us')}
+    limits = {'bandwidth': 'network_bandwidth_mib_s',
+              'latency': 'network_latency_us'}
 
     def figure_key(self):
         return self.variant.split('.')[0]
 
-    def validate_samples(self, recs):
-        rounds, values, versions = self.rounds, [], set()
-        for num in range(1, rounds.samples + 1):
-            path = os.path.join(rounds.stagedir, rounds.output(
-                rounds.stdout_file, self.variant, num))
-            try:
-                with open(path) as fp:
-                    run = parse(fp.read(), f'output of sample {num}')
-
-                value, _ = figure(run, rounds.message_size)
-            except (OSError, OsuOutputError) as err:
-                raise SanityError(str(err)) from None
-
-            values.append(value)
-            versions.add(run.version)
-
-        self.record_figure(values)
-        self.tool_version = (f'OSU v{",".join(sorted(versions))}; '
-                             f'{rounds.tool_version}')
+    def judge(self, runs, recs):
+        versions = sorted({sample.run.version for sample in runs})
+        self.tool_version = (f'OSU v{",".join(versions)}; '
+                             f'{self.rounds.tool_version}')

@@ -6,7 +6,7 @@ standard output::
     microbench: node: nid0042
     microbench: version: fio-3.33
     microbench: command: direct: fio --name=... --output=fio.json
-    microbench: sample: direct: 1 file_bytes=4294967296
+    microbench: sample: direct: 1 scratch_bytes=4294967296
 
 A key may repeat (one ``sample`` line per sample); the records of one variant
 of a rounds job start with the variant's name.  :func:`parse` collects
@@ -15,6 +15,8 @@ record carries them.
 '''
 
 import re
+
+from microbench.output import OutputError, number
 
 PREFIX = 'microbench:'
 _LINE = re.compile(r'^microbench: (?P<key>[a-z_]+): ?(?P<value>.*)$')
@@ -31,12 +33,6 @@ def parse(text):
     return records
 
 
-def echo(key, value):
-    '''A shell line that prints one record; ``value`` may use shell
-    expansions (it is put in double quotes).'''
-    return f'echo "{PREFIX} {key}: {value}"'
-
-
 def of_variant(recs, variant):
     '''The records of one variant of a rounds job: the values that start
     with ``<variant>: ``, without that prefix.'''
@@ -48,3 +44,15 @@ def of_variant(recs, variant):
             mine[key] = values
 
     return mine
+
+
+def sample_facts(value):
+    '''(sample number, bytes left in the scratch directory) of a ``sample``
+    record's value, ``1 scratch_bytes=4294967296``.'''
+    match = re.fullmatch(r'(\S+) scratch_bytes=(\S+)', value)
+    if not match:
+        raise OutputError(f'malformed sample record {value!r}')
+
+    return (number(match[1], 'a sample number', integer=True),
+            number(match[2], 'the scratch bytes', positive=False,
+                   integer=True))

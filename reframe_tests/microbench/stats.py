@@ -12,6 +12,10 @@ class Samples:
         if self.values.size == 0:
             raise ValueError('a figure needs at least one sample')
 
+        if not np.all(np.isfinite(self.values)):
+            raise ValueError(f'a figure\'s samples must be finite numbers, '
+                             f'not {self}')
+
     @property
     def median(self):
         return float(np.median(self.values))

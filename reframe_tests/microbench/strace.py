@@ -3,15 +3,26 @@
 strace stops the traced process at every system call, so it distorts what it
 watches: the suite runs it on a short sample of its own, never on a sample
 that counts.  ``strace -f -c`` writes a summary table, one row per system
-call seen; with no call seen it writes nothing at all.
+call seen, with the calls that failed in the ``errors`` column; with no call
+seen it writes nothing at all.  A call that failed did not happen: a failed
+``fallocate()`` preallocated nothing.
 '''
 
-from microbench import records
-from microbench.checks import STDERR_MARK
+from dataclasses import dataclass
+
+from microbench.output import OutputError, lines, number
 
 
-class StraceOutputError(ValueError):
-    '''The strace summary cannot be trusted; the message says why.'''
+@dataclass(frozen=True)
+class Calls:
+    '''The calls of one system call in a summary.'''
+
+    calls: int
+    errors: int
+
+    @property
+    def succeeded(self):
+        return self.calls - self.errors
 
 
 def command(syscall, output):
@@ -19,60 +30,64 @@ def command(syscall, output):
     return ['strace', '-f', '-c', '-e', f'trace={syscall}', '-o', output]
 
 
+def _row(line):
+    '''(name, Calls) of a row: % time, seconds, usecs/call, calls, [errors],
+    name.'''
+    fields = line.split()
+    if len(fields) not in (5, 6):
+        raise OutputError(f'malformed strace -c row: {line!r}')
+
+    number(fields[0], 'the % time of a row', positive=False)
+    number(fields[1], 'the seconds of a row', positive=False)
+    number(fields[2], 'the usecs/call of a row', positive=False)
+    calls = number(fields[3], f'the calls of {fields[-1]}', integer=True)
+    errors = (number(fields[4], f'the errors of {fields[-1]}',
+                     positive=False, integer=True) if len(fields) == 6 else 0)
+    if errors > calls:
+        raise OutputError(f'{fields[-1]}: {errors} errors of {calls} calls')
+
+    return fields[-1], Calls(calls, errors)
+
+
 def parse_summary(text):
-    '''Calls per system call in a ``strace -c`` summary.
+    '''{system call: :class:`Calls`} of a ``strace -c`` summary; an empty
+    summary means no traced call was seen.
 
-    An empty summary means no traced call was seen.
-
-    :raises StraceOutputError: if the table is truncated or malformed.
+    :raises OutputError: if the table is cut, malformed or does not add up.
     '''
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if not lines:
+    if not text.strip():
         return {}
 
-    if not lines[0].lstrip().startswith('% time'):
-        raise StraceOutputError('not an strace -c summary '
-                                f'(first line: {lines[0]!r})')
+    rows = [ln for ln in lines(text) if ln.strip()]
+    if not rows[0].lstrip().startswith('% time'):
+        raise OutputError(f'not an strace -c summary (first line: '
+                          f'{rows[0]!r})')
 
     counts, total = {}, None
-    for line in lines[1:]:
+    for line in rows[1:]:
         if line.startswith('---'):
             continue
 
-        fields = line.split()
-        try:
-            calls = int(fields[3])
-        except (IndexError, ValueError):
-            raise StraceOutputError(f'malformed strace -c row: {line!r}') from None
+        if total is not None:
+            raise OutputError(f'a row after the total row: {line!r}')
 
-        if fields[-1] == 'total':
+        name, calls = _row(line)
+        if name == 'total':
             total = calls
+        elif name in counts:
+            raise OutputError(f'{name} appears twice: two summaries in one '
+                              f'file?')
         else:
-            counts[fields[-1]] = calls
+            counts[name] = calls
 
     if total is None:
-        raise StraceOutputError('strace -c summary has no total row '
-                                '(truncated?)')
+        raise OutputError('the strace -c summary has no total row (cut '
+                          'short?)')
 
-    if total != sum(counts.values()):
-        raise StraceOutputError(f'strace -c rows add up to '
-                                f'{sum(counts.values())} calls, not the '
-                                f'total {total}')
+    for field in ('calls', 'errors'):
+        added = sum(getattr(c, field) for c in counts.values())
+        if added != getattr(total, field):
+            raise OutputError(f'the {field} of the strace -c rows add up to '
+                              f'{added}, not the total {getattr(total, field)}')
 
     return counts
-
-
-def witness_commands(check, variant, argv, syscall, output):
-    '''Shell lines running ``argv`` of ``variant`` under strace through the
-    check's launcher, if strace exists on the node; a record says either
-    way.'''
-    line = check.launch(*command(syscall, output), *argv)
-    return [
-        'if command -v strace >/dev/null 2>&1; then',
-        '    ' + records.echo('witness', f'{variant}: {line}'),
-        f'    echo "{STDERR_MARK}{variant} witness" >&2',
-        *('    ' + ln for ln in check.checked(line, f'{variant} witness')),
-        'else',
-        '    ' + records.echo('witness_missing', f'{variant}: strace'),
-        'fi',
-    ]

@@ -1,0 +1,60 @@
+'''What every perflog record of the suite carries: the one list of fields.
+
+Each field is a loggable variable of every test of the suite
+(:class:`microbench.recorded.Recorded`) and a column of the perflog
+(systems/config.py, :func:`perflog_columns`).  The rounds job measures the
+*shared* fields once; its variant checks take them from it, and a gap check
+from its variants.  This module imports nothing of ReFrame: the
+configuration reads it.
+'''
+
+#: name -> (type, default, shared, what it holds), in perflog order
+FIELDS = {
+    'variant': (str, '', False, "the value of the pitfall's knob (``gap`` "
+                                'for a gap check)'),
+    'measures': (str, '', False, 'what the figure measures: ``storage``, '
+                                 '``page cache``, ``client cache``, '
+                                 '``gap``'),
+    'samples': (int, 3, True, 'samples of every variant (the paper took '
+                              '50); every figure is their median, min and '
+                              'max'),
+    'sample_values': (str, '', False, "the samples of the variant's main "
+                                      'figure, comma-separated, in round '
+                                      'order'),
+    'tool': (str, '', True, 'the benchmark'),
+    'tool_version': (str, '', True, 'its version, as it reports it'),
+    'node': (str, '', True, 'the node(s) it ran on'),
+    'scratch': (str, '', True, 'the scratch directory'),
+    'scratch_fstype': (str, '', True, 'its file system type'),
+    'scratch_mount_options': (str, '', True, 'its mount options (or '
+                                             '``unknown: <why>``)'),
+    'command_line': (str, '', False, 'the exact command line of every '
+                                     'sample'),
+    'witness': (str, '', False, 'what the witness saw (empty where the '
+                                'check has none)'),
+    'note': (str, '', False, 'why the figure may not mean what it usually '
+                             'means (empty if none)'),
+    'spack_env': (str, '', True, 'the Spack environment (``system`` '
+                                 'without one)'),
+    'spack_spec': (str, '', True, 'the concrete spec of every benchmark '
+                                  'package it launched, from the lock'),
+}
+
+#: The fields a variant check takes from its rounds job, and a gap check
+#: from its variants
+SHARED = tuple(name for name, (*_, shared, _) in FIELDS.items() if shared)
+
+#: ReFrame's own perflog columns: when, which test where, the figure, its
+#: reference and result
+_REFRAME_HEAD = ['check_job_completion_time', 'check_name']
+_REFRAME_TAIL = ['check_system', 'check_partition', 'check_environ',
+                 'check_perf_var', 'check_perf_value', 'check_perf_unit',
+                 'check_perf_ref', 'check_perf_lower_thres',
+                 'check_perf_upper_thres', 'check_perf_result']
+
+
+def perflog_columns():
+    '''The columns of a perflog row: ReFrame's, with the variant after the
+    test's name, then every other field.'''
+    return [*_REFRAME_HEAD, 'check_variant', *_REFRAME_TAIL,
+            *(f'check_{name}' for name in FIELDS if name != 'variant')]

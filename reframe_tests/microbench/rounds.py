@@ -1,0 +1,356 @@
+'''The rounds fixture: one job measures every variant of a pitfall.
+
+Its job runs sample 1 of every variant, then sample 2, and so on, on the
+same nodes, so that drift of the machine during the job hits every variant
+alike (the paper's method).  The job is the shell skeleton ``rounds.sh``
+beside this file (lock, trap and cleanup, records, the round-robin loop,
+server and client, services, witnesses); a subclass says only what differs
+per tool: the programs it needs, the command of every variant, and how to
+read one sample's output (:meth:`Rounds.read_sample`).
+'''
+
+import os
+import shlex
+import shutil
+
+import reframe as rfm
+from reframe.core.backends import getlauncher
+from reframe.core.builtins import run_after, run_before, sanity_function
+from reframe.core.builtins import variable
+from reframe.core.exceptions import SanityError
+
+from microbench import output, records, samples, spack
+from microbench.recorded import Recorded
+
+#: The job's private scratch directory, as the variant commands name it
+SCRATCH = '$scratch'
+
+#: The shell skeleton of every rounds job
+SKELETON = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        'rounds.sh')
+
+
+def _expanded(text):
+    '''``text`` in double quotes: the shell expands its variables.'''
+    escaped = (str(text).replace('\\', '\\\\').replace('"', '\\"')
+               .replace('`', '\\`'))
+    return f'"{escaped}"'
+
+
+def _array(name, items):
+    return f'{name}=({" ".join(shlex.quote(str(i)) for i in items)})'
+
+
+def _by_variant(name, values):
+    '''An associative array declaration (by variant, or by name), values
+    expanded when declared.'''
+    pairs = ' '.join(f'[{shlex.quote(k)}]={_expanded(v)}'
+                     for k, v in values.items() if v is not None)
+    return f'declare -A {name}=({pairs})'
+
+
+class Rounds(rfm.RunOnlyRegressionTest, Recorded):
+    '''Every variant of a pitfall in one job, round-robin (a fixture).
+
+    Subclasses set :attr:`tool`, :attr:`programs` and :attr:`variants`, and
+    implement :meth:`tools_needed`, :meth:`variant_command` and
+    :meth:`read_sample`; they may add a server, a preparation, a witness or
+    a probe per variant, preflight commands and a service on every node.
+    The partition's launcher goes into every command (:meth:`launch`);
+    ReFrame's own launcher line only calls the skeleton.
+    '''
+
+    #: Root of the scratch directories; default: the partition's
+    #: ``extras.scratch``, else the test's stage directory.  Each job makes
+    #: a private directory below it and removes it on exit, pass or fail.
+    #:
+    #: :type: :class:`str` or :obj:`None`
+    #: :default: :obj:`None`
+    scratch_dir = variable(str, type(None), value=None)
+
+    #: The values of the pitfall's knob, in the order of every round
+    variants = ()
+
+    #: The benchmark programs the rounds launch (what Spack must provide)
+    programs = ()
+
+    #: Whether the benchmark writes to a scratch directory
+    uses_scratch = True
+
+    #: The file a sample's standard output goes to (None: the job's), and
+    #: the files the tool writes itself; each is kept per sample
+    #: (:func:`microbench.samples.kept_name`)
+    stdout_file = None
+    output_files = ()
+
+    #: A program every witness needs (its absence is recorded, not fatal)
+    witness_tool = None
+
+    valid_systems = ['*']
+    valid_prog_environs = ['*']
+    executable = 'rounds_run'
+
+    @classmethod
+    def launched(cls):
+        '''The benchmark programs the rounds launch.'''
+        return cls.programs
+
+    def tools_needed(self):
+        '''Executables that must be on the node, or the check is skipped.'''
+        raise NotImplementedError
+
+    def version_command(self):
+        '''A shell command printing the tool's version, or None.'''
+        return None
+
+    def variant_command(self, variant):
+        '''The command line of one sample of ``variant``.'''
+        raise NotImplementedError
+
+    def server_command(self, variant):
+        '''A server started before every sample of ``variant``, or None.'''
+        return None
+
+    def prepare_command(self, variant):
+        '''A command run before every sample of ``variant``, or None.'''
+        return None
+
+    def witness_command(self, variant):
+        '''The witness of ``variant`` on a short sample of its own, or None.'''
+        return None
+
+    def probe(self, variant):
+        '''(command, reason): the variant is unsupported unless the command
+        succeeds; or None.'''
+        return None
+
+    def preflight(self):
+        '''[(command, reason)]: commands that must succeed before any
+        sample, or the job fails saying the reason.'''
+        return []
+
+    def service(self):
+        '''(command on ``$node``, stop command, port) of a service on every
+        node, or None.'''
+        return None
+
+    def facts(self):
+        '''{name: command}: recorded under name, what the command printed
+        before the rounds.'''
+        return {}
+
+    def nodes_command(self):
+        '''A shell command printing the job's nodes, or None (this node).'''
+        return None
+
+    def address_suffix(self):
+        '''What turns a node's name into the server's address.'''
+        return ''
+
+    def read_sample(self, sample):
+        '''The run of one :class:`~microbench.samples.Sample`: parsed and
+        validated, with its ``figures``.'''
+        raise NotImplementedError
+
+    def diagnosis(self, failure, variant):
+        '''What the tool said about a failure of ``variant``, from the
+        files of its last sample (or its witness); '' if nothing.'''
+        return ''
+
+    def expected_seconds(self):
+        '''Upper bound of the seconds one sample takes.'''
+        return 300
+
+    @run_after('setup')
+    def resolve_scratch(self):
+        if self.scratch_dir is None:
+            self.scratch_dir = self.current_partition.extras.get(
+                'scratch', os.path.join(self.stagedir, 'scratch')
+            )
+
+        self.time_limit = (len(self.variants) * self.samples
+                           * self.expected_seconds() + 300)
+
+    def launcher(self):
+        '''The partition's launcher of the benchmark's processes.'''
+        return self._launcher
+
+    def launch(self, *argv, options=()):
+        '''A command line as the partition's launcher runs it, with extra
+        launcher ``options``.'''
+        launcher = self.launcher()
+        saved = launcher.options
+        launcher.options = [*saved, *options]
+        try:
+            prefix = launcher.run_command(self.job)
+        finally:
+            launcher.options = saved
+
+        return ' '.join([prefix, *argv]).strip()
+
+    def _settings(self):
+        service = self.service() or ('', '', '')
+        return {
+            'tool': self.tool,
+            'version_command': self.version_command() or '',
+            'job_name': self.unique_name,
+            'nodes_command': self.nodes_command() or '',
+            'address_suffix': self.address_suffix(),
+            'samples': self.samples,
+            'stdout_file': self.stdout_file or '',
+            'witness_tool': self.witness_tool or '',
+            'service': service[0], 'service_stop': service[1],
+            'service_port': service[2],
+            'server_start_s': getattr(self, 'server_start_s', 0),
+            'client_timeout_s': getattr(self, 'client_timeout_s', 0),
+        }
+
+    @run_before('run')
+    def write_rounds(self):
+        self._launcher = self.job.launcher
+        self.job.launcher = getlauncher('local')()
+        # ReFrame gives the job its tasks only when it writes the script;
+        # the launch lines need them now
+        self.job.num_tasks = self.num_tasks
+        self.job.num_tasks_per_node = self.num_tasks_per_node
+        shutil.copy(SKELETON, self.stagedir)
+        outputs = [*self.output_files,
+                   *([self.stdout_file] if self.stdout_file else [])]
+        probes = {v: self.probe(v) for v in self.variants}
+        preflight = self.preflight()
+        self.prerun_cmds = [
+            f'. ./{os.path.basename(SKELETON)}',
+            # The scratch root may name the user ($USER): expanded now; the
+            # other settings are evaluated when the skeleton uses them
+            f'scratch_root={_expanded(self.scratch_dir) if self.uses_scratch else ""}',
+            *(f'{name}={shlex.quote(str(value))}'
+              for name, value in self._settings().items()),
+            _array('tools', self.tools_needed()),
+            _array('variants', self.variants),
+            _array('outputs', outputs),
+            'rounds_begin',
+            *(_by_variant(name, {v: method(v) for v in self.variants})
+              for name, method in (('commands', self.variant_command),
+                                   ('servers', self.server_command),
+                                   ('prepares', self.prepare_command),
+                                   ('witnesses', self.witness_command))),
+            _by_variant('probes', {v: p[0] for v, p in probes.items() if p}),
+            _by_variant('probe_reasons',
+                        {v: p[1] for v, p in probes.items() if p}),
+            _by_variant('facts', self.facts()),
+            f'preflight=({" ".join(_expanded(c) for c, _ in preflight)})',
+            f'preflight_reasons=({" ".join(_expanded(r) for _, r in preflight)})',
+        ]
+
+    @sanity_function
+    def collect(self):
+        self.collect_records()
+        return True
+
+    def collect_records(self):
+        '''Read the job's records; skip or fail the rounds as they say.'''
+        self.records = records.parse(self.read_job_file(self.job.stdout))
+        recs = self.records
+        self.node = ','.join(recs.get('node', []))
+        if 'missing' in recs:
+            self.skip(f'{recs["missing"][0]} not found on PATH '
+                      f'on {self.node or "the node"}')
+
+        for failure in recs.get('failed', []):
+            if failure.split(': ', 1)[0] not in self.variants:
+                raise SanityError(failure)
+
+        if not recs.get('node'):
+            raise SanityError(f'the job printed no records: it did not run '
+                              f'(see {self.job.stdout}, {self.job.stderr})')
+
+        if 'end' not in recs:
+            raise SanityError('the job ended before its last round '
+                              '(killed or timed out?)')
+
+        self.tool_version = ' '.join(recs.get('version', []))
+        self.spack_env, self.spack_spec = spack.record(
+            self.current_environ.extras.get('spack_env'), self.launched()
+        )
+        for name in ('scratch', 'scratch_fstype', 'scratch_mount_options'):
+            setattr(self, name, ' '.join(recs.get(name, [])))
+
+    def read_job_file(self, name):
+        '''A file of the stage directory (the job's output), decoded with
+        anything that is not UTF-8 replaced: records are the suite's own.'''
+        try:
+            with open(os.path.join(self.stagedir, name), 'rb') as fp:
+                return fp.read().decode('utf-8', errors='replace')
+        except OSError as err:
+            raise SanityError(f'no job output: {err}') from None
+
+    def variant_records(self, variant, check):
+        '''The records of ``variant``: ``check`` is skipped if the variant
+        is unsupported, and fails if it failed or did not run every sample.'''
+        recs = records.of_variant(self.records, variant)
+        if 'unsupported' in recs:
+            check.skip(recs['unsupported'][0])
+
+        if 'failed' in recs:
+            failure = recs['failed'][-1]
+            raise SanityError(failure + self.diagnosis(failure, variant))
+
+        ran = len(recs.get('sample', []))
+        if ran != self.samples:
+            raise SanityError(f'{ran} of {self.samples} samples of '
+                              f'{variant} ran')
+
+        return recs
+
+    def runs(self, variant, check=None):
+        '''The parsed runs of every sample of ``variant``.  Whatever is
+        wrong with one fails the sanity of ``check`` (this rounds job by
+        default), naming the check, the variant, the sample, the tool, its
+        command and the file.'''
+        try:
+            return samples.read_runs(self.stagedir, variant, self.samples,
+                                     self.read_sample)
+        except samples.SampleError as err:
+            command = records.of_variant(self.records, variant).get(
+                'command', ['?'])[0]
+            raise SanityError(samples.failure(
+                err, (check or self).display_name, variant, self.tool, command
+            )) from None
+
+    def last_text(self, name, variant):
+        '''Kept file ``name`` of the last sample of ``variant`` that wrote
+        one (or of its witness, ``witness-stderr`` for stderr), decoded with
+        anything that is not UTF-8 replaced; '' if none.'''
+        for number in range(self.samples, 0, -1):
+            path = os.path.join(self.stagedir,
+                                samples.kept_name(name, variant, number))
+            if os.path.exists(path):
+                with open(path, 'rb') as fp:
+                    return fp.read().decode('utf-8', errors='replace')
+
+        return ''
+
+    def witness_path(self, name):
+        return os.path.join(self.stagedir, name)
+
+    def witness_text(self, variant, stderr=False):
+        '''What the witness of ``variant`` printed, '' if nothing.'''
+        name = f'witness-{"stderr-" if stderr else ""}{variant}.txt'
+        try:
+            return output.read(self.witness_path(name))
+        except output.OutputError:
+            return ''
+
+    def read_witness(self, variant, name, parser, check):
+        '''``parser`` of the witness file ``name`` of ``variant``; whatever
+        is wrong with it fails the sanity of ``check``, naming the witness
+        command and the file.'''
+        path = self.witness_path(name)
+        try:
+            return parser(output.read(path))
+        except output.OutputError as err:
+            command = records.of_variant(self.records, variant).get(
+                'witness', ['?'])[0]
+            raise SanityError(f'{check.display_name}: the witness of '
+                              f'{variant}: {path}: {err}; command: '
+                              f'{command}') from None

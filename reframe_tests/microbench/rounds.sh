@@ -1,0 +1,376 @@
+# shellcheck shell=bash
+# The job of a rounds fixture (microbench/rounds.py): every variant of a
+# pitfall measured round-robin on the same nodes, sample 1 of every variant,
+# then sample 2, and so on.  The job script sets the variables below,
+# sources this file, calls rounds_begin, declares the commands of every
+# variant (they may use $scratch, $server_node, $server_addr, $hosts), and
+# calls rounds_run.  What the job did goes to its standard output as record
+# lines, "microbench: <key>: <value>" (microbench/records.py reads them).
+#
+# Set before rounds_begin (scalars are literal, evaluated when used):
+#   tool              the benchmark's name, in failure records
+#   tools             array: programs that must be on the node (else the
+#                     job records "missing" and ends: the checks skip)
+#   version_command   prints the tool's version (empty: none)
+#   scratch_root      where the job's private scratch directory goes
+#                     (empty: the benchmark writes no files)
+#   job_name          prefix of that directory
+#   nodes_command     prints the job's nodes, one per line (empty: this node
+#                     only, and a server is reached over loopback)
+#   address_suffix    appended to the server node's name to reach it
+#   samples           rounds
+#   variants          array: the variants of every round, in order
+#   outputs           array: files a sample writes in the stage directory;
+#                     each is kept as <stem>-<variant>-<sample><suffix>
+#   stdout_file       where a sample's standard output goes (empty: the job's)
+#   witness_tool      a program every witness needs (empty: none)
+#   service           started on every node ($node) before the rounds, in the
+#                     background (empty: none); service_port its port
+#   service_stop      stops every service (at exit)
+#   server_start_s    seconds a server gets to come up
+#   client_timeout_s  seconds a client gets (it runs under timeout itself)
+#
+# Declared between rounds_begin and rounds_run, by variant (associative
+# arrays, values expanded when declared):
+#   commands          the command of one sample (the client's, with a server)
+#   servers           a server started before the client (fabtests)
+#   prepares          a command run before every sample (lustre layouts)
+#   witnesses         a command run once on a short sample of its own, before
+#                     the rounds; its standard output is kept in
+#                     witness-<variant>.txt, its standard error in
+#                     witness-stderr-<variant>.txt
+#   probes            a command that must succeed, or the variant is
+#                     recorded as unsupported, saying probe_reasons[variant]
+# preflight (an array): commands that must succeed before any sample, or the
+# job fails saying preflight_reasons (an array, same order); and facts (an
+# associative array by name): commands whose output is recorded under that
+# name before the rounds.
+#
+# shellcheck disable=SC2154  # the job script sets what this file reads
+
+record() {
+    printf 'microbench: %s: %s\n' "$1" "$2"
+}
+
+# Run command line $1 in the background and wait for it: a signal to the
+# job then reaches its trap at once, not when the command ends
+run() {
+    eval "$1" &
+    wait $!
+}
+
+# Stop process $1 and every process below it
+kill_tree() {
+    local child
+    for child in $(pgrep -P "$1" 2>/dev/null); do
+        kill_tree "$child"
+    done
+    kill "$1" 2>/dev/null
+}
+
+# Pass or fail: stop the services and whatever still runs, remove the scratch
+cleanup() {
+    if [ -n "$service_stop" ] && [ -n "$hosts" ]; then
+        eval "$service_stop" >/dev/null 2>&1
+    fi
+    local pid
+    for pid in $(jobs -p); do
+        kill_tree "$pid"
+    done
+    wait
+    if [ -n "$scratch" ]; then
+        rm -rf -- "$scratch"
+    fi
+}
+
+# The file system type of directory $1
+fstype_of() {
+    local found
+    found=$(findmnt -n -o FSTYPE --target "$1" 2>/dev/null)
+    if [ -z "$found" ]; then
+        found=$(stat -f -c %T "$1" 2>/dev/null)
+        found=${found:+$found (statfs)}
+    fi
+    printf '%s\n' "${found:-unknown: neither findmnt nor stat -f could tell}"
+}
+
+# The mount options of the file system of directory $1: findmnt's; where no
+# mount is visible (a chroot) the flags statfs gives; else why not
+mount_options_of() {
+    local found
+    found=$(findmnt -n -o OPTIONS --target "$1" 2>/dev/null)
+    if [ -z "$found" ] && command -v python3 >/dev/null 2>&1; then
+        found=$(python3 - "$1" <<'EOF' 2>/dev/null
+import os, sys
+flags = os.statvfs(sys.argv[1]).f_flag
+names = ['ro' if flags & os.ST_RDONLY else 'rw']
+names += [name for name in ('nosuid', 'nodev', 'noexec', 'synchronous',
+                            'mandlock', 'noatime', 'nodiratime', 'relatime')
+          if flags & getattr(os, 'ST_' + name.upper(), 0)]
+print(','.join(names) + ' (statfs flags: no mount entry is visible here)')
+EOF
+)
+    fi
+    printf '%s\n' "${found:-unknown: no mount of $1 is visible here (findmnt found none: a chroot?) and python3 is missing}"
+}
+
+make_scratch() {
+    if ! mkdir -p "$scratch_root"; then
+        record failed "mkdir -p $scratch_root failed"
+        exit 1
+    fi
+    if ! scratch=$(mktemp -d "$scratch_root/$job_name.XXXXXX"); then
+        record failed "mktemp -d in $scratch_root failed"
+        exit 1
+    fi
+    record scratch "$scratch"
+    record scratch_fstype "$(fstype_of "$scratch")"
+    record scratch_mount_options "$(mount_options_of "$scratch")"
+}
+
+find_nodes() {
+    if [ -n "$nodes_command" ]; then
+        mapfile -t nodes < <(eval "$nodes_command")
+        server_addr=${nodes[0]}$address_suffix
+    else
+        nodes=("$(hostname)")
+        server_addr=127.0.0.1
+    fi
+    server_node=${nodes[0]}
+    client_node=${nodes[1]:-${nodes[0]}}
+    # The job's CPUs here, and two of them for processes bound by hand
+    job_cpus=$(grep Cpus_allowed_list /proc/self/status | cut -f2)
+    local cpus
+    read -r -a cpus <<< "$(echo "$job_cpus" | awk -F, '{for (i = 1; i <= NF; i++) {n = split($i, r, "-"); for (c = r[1]; c <= r[n]; c++) printf "%d ", c}}')"
+    # shellcheck disable=SC2034  # the commands use them (taskset -c)
+    server_core=${cpus[0]}
+    # shellcheck disable=SC2034
+    client_core=${cpus[1]:-${cpus[0]}}
+    hosts=""
+    if [ -n "$service" ]; then
+        local node
+        for node in "${nodes[@]}"; do
+            hosts="$hosts${hosts:+,}$node:$service_port"
+        done
+    fi
+}
+
+# Lock, trap, records of the node and tool, the scratch directory, the nodes
+rounds_begin() {
+    # One benchmark at a time on this node, whatever the policy
+    if command -v flock >/dev/null; then
+        exec 9>>"/tmp/microbench-$(id -u).lock" && flock 9
+    fi
+    record node "$(hostname)"
+    record start "$(date +%s.%N)"
+    scratch=""
+    hosts=""
+    trap cleanup EXIT
+    trap 'exit 143' TERM
+    trap 'exit 130' INT
+    local program
+    for program in "${tools[@]}"; do
+        if ! command -v "$program" >/dev/null 2>&1; then
+            record missing "$program"
+            exit 0
+        fi
+    done
+    if [ -n "$version_command" ]; then
+        record version "$(eval "$version_command" 2>&1 | tr -s '\n\t' '  ')"
+    fi
+    if [ -n "$scratch_root" ]; then
+        make_scratch
+    fi
+    find_nodes
+}
+
+empty_scratch() {
+    if [ -n "$scratch" ]; then
+        find "$scratch" -mindepth 1 -delete
+        sync -f "$scratch" 2>/dev/null || sync
+    fi
+}
+
+# Bytes of the files a sample left in the scratch directory
+scratch_bytes() {
+    if [ -n "$scratch" ]; then
+        find "$scratch" -type f -printf '%s\n' | awk '{s += $1} END {printf "%.0f", s}'
+    else
+        printf 0
+    fi
+}
+
+preflight_checks() {
+    local i
+    for i in "${!preflight[@]}"; do
+        if ! eval "${preflight[$i]}" >/dev/null 2>&1; then
+            record failed "${preflight_reasons[$i]}: ${preflight[$i]}"
+            exit 1
+        fi
+    done
+}
+
+start_services() {
+    if [ -z "$service" ]; then
+        return 0
+    fi
+    local node
+    for node in "${nodes[@]}"; do
+        eval "$service" > "service-$node.log" 2>&1 &
+    done
+    record services "$hosts"
+}
+
+probe_variant() {
+    local variant=$1
+    if [ -n "${probes[$variant]:-}" ] && ! eval "${probes[$variant]}" >/dev/null 2>&1; then
+        record unsupported "$variant: ${probe_reasons[$variant]}"
+        unsupported="$unsupported$variant "
+    fi
+}
+
+# The witness of $1 on a short sample of its own; a failed witness fails the
+# variant (its claim cannot be seen)
+run_witness() {
+    local variant=$1 rc
+    if [ -z "${witnesses[$variant]:-}" ] || skipped "$variant"; then
+        return 0
+    fi
+    if [ -n "$witness_tool" ] && ! command -v "$witness_tool" >/dev/null 2>&1; then
+        record witness_missing "$variant: $witness_tool"
+        return 0
+    fi
+    cmd=${witnesses[$variant]}
+    record witness "$variant: $cmd"
+    run "$cmd" > "witness-$variant.txt" 2> "witness-stderr-$variant.txt"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        record failed "$variant: the witness exited with code $rc: $cmd"
+        failed="$failed$variant "
+    fi
+    empty_scratch
+}
+
+# Whether variant $1 failed or is unsupported
+skipped() {
+    case "$failed$unsupported" in
+        *" $1 "*) return 0 ;;
+    esac
+    return 1
+}
+
+# One sample: server $1 in the background, then client $2; every wait
+# bounded, $what says what went wrong
+server_client() {
+    local server rc src i
+    cmd=$1
+    eval "$cmd" > server.out 2>&1 &
+    server=$!
+    sleep "$server_start_s"
+    if ! kill -0 $server 2>/dev/null; then
+        wait $server
+        rc=$?
+        what="the server exited with code $rc before the client started"
+        return $(( rc ? rc : 1 ))
+    fi
+    cmd=$2
+    run "$cmd" > client.out 2>&1
+    rc=$?
+    if [ $rc -eq 124 ]; then
+        what="the client timed out after $client_timeout_s s"
+    fi
+    # The server ends with its client: 10 s, then it is stopped
+    for i in $(seq 10); do
+        kill -0 $server 2>/dev/null || break
+        sleep 1
+    done
+    kill $server 2>/dev/null
+    wait $server
+    src=$?
+    if [ $rc -eq 0 ] && [ $src -ne 0 ]; then
+        cmd=$1
+        what="the server exited with code $src"
+        rc=$src
+    fi
+    return $rc
+}
+
+# One sample of variant $1; leaves in $cmd the command that failed, if any
+run_sample() {
+    local variant=$1
+    if [ -n "${prepares[$variant]:-}" ]; then
+        cmd=${prepares[$variant]}
+        run "$cmd" || return
+    fi
+    if [ -n "${servers[$variant]:-}" ]; then
+        server_client "${servers[$variant]}" "${commands[$variant]}"
+        return
+    fi
+    cmd=${commands[$variant]}
+    if [ -n "$stdout_file" ]; then
+        run "$cmd" > "$stdout_file"
+    else
+        run "$cmd"
+    fi
+}
+
+# Move the files sample $2 of variant $1 wrote to names of their own
+keep_outputs() {
+    local name
+    for name in "${outputs[@]}" stderr.txt; do
+        if [ -e "$name" ]; then
+            mv -f -- "$name" "${name%.*}-$1-$2.${name##*.}"
+        fi
+    done
+}
+
+rounds_run() {
+    local variant sample rc name
+    failed=" "
+    unsupported=" "
+    preflight_checks
+    record job_cpus "$job_cpus"
+    for name in "${!facts[@]}"; do
+        record "$name" "$(eval "${facts[$name]}" 2>&1)"
+    done
+    start_services
+    for variant in "${variants[@]}"; do
+        probe_variant "$variant"
+    done
+    for variant in "${variants[@]}"; do
+        run_witness "$variant"
+    done
+    for variant in "${variants[@]}"; do
+        record command "$variant: ${commands[$variant]}"
+        if [ -n "${servers[$variant]:-}" ]; then
+            record server_command "$variant: ${servers[$variant]}"
+        fi
+    done
+    if [ ${#servers[@]} -gt 0 ]; then
+        record placement "server $server_node, client $client_node, address $server_addr"
+    fi
+    for sample in $(seq 1 "$samples"); do
+        for variant in "${variants[@]}"; do
+            if skipped "$variant"; then
+                continue
+            fi
+            # A file of an earlier sample or run must never pass for this one
+            for name in "${outputs[@]}" stderr.txt; do
+                rm -f -- "$name"
+            done
+            what=""
+            cmd=""
+            run_sample "$variant" 2> stderr.txt
+            rc=$?
+            keep_outputs "$variant" "$sample"
+            if [ $rc -ne 0 ]; then
+                record failed "$variant: ${what:-$tool exited with code $rc}: $cmd"
+                failed="$failed$variant "
+            else
+                record sample "$variant: $sample scratch_bytes=$(scratch_bytes)"
+            fi
+            empty_scratch
+        done
+    done
+    record end "$(date +%s.%N)"
+}

@@ -1,0 +1,174 @@
+'''The variant check: the figures of one variant of a pitfall.
+
+A variant check is what a user selects (``-n 'fio_cache_flags%mode=direct'``);
+it runs no job of its own.  Its figures come from the rounds job that
+measured it with every other variant of the pitfall: the runs of its
+samples (:meth:`microbench.rounds.Rounds.runs`, read, parsed and validated),
+then what the tool's subclass judges of them (:meth:`VariantCheck.judge`),
+then the partition's physical limits.
+'''
+
+import reframe as rfm
+import reframe.utility.sanity as sn
+from reframe.core.builtins import run_after, sanity_function
+from reframe.core.exceptions import SanityError
+
+from microbench import limits, records
+from microbench.output import OutputError
+from microbench.recorded import Recorded, copy_shared
+from microbench.stats import Samples
+from microbench.units import STATISTICS, figure_name
+
+
+def as_list(specs):
+    return specs if isinstance(specs, list) else [specs]
+
+
+class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
+    '''One variant of a pitfall, from its rounds fixture.
+
+    Subclasses set :attr:`knob` (the name of their parameter, or a tuple of
+    names: the variant is then their values joined by dots), a ``rounds =
+    fixture(..., scope='environment')`` and :attr:`main_figures`.  A figure
+    is reported as its median, min and max over the samples:
+    ``<name>_median_<unit>``, ``_min_``, ``_max_``.
+    '''
+
+    #: Name of the parameter that is the pitfall's knob (or a tuple)
+    knob = None
+
+    #: The figures of a variant, (name, unit) or a list of them, the main one
+    #: first, by :meth:`figure_key`; each run's ``figures`` has their values
+    main_figures = {}
+
+    #: Figures reported as one value, not as statistics: name -> unit; the
+    #: subclass sets their values in :attr:`scalars` (:meth:`judge`)
+    scalar_figures = {}
+
+    #: Figures a variant may have to report as cache figures at run time
+    #: (:meth:`demote_to_cache`)
+    cache_prone = ()
+
+    #: figure name -> the partition limit it must respect
+    #: (:data:`microbench.limits.LIMITS`)
+    limits = {}
+
+    valid_systems = ['*']
+    valid_prog_environs = ['*']
+    local = True
+    executable = 'true'
+
+    def figure_key(self):
+        '''Which entry of :attr:`main_figures` this variant reports.'''
+        return next(iter(self.main_figures))
+
+    def figure_specs(self):
+        '''[(name, unit), ...] of this variant's figures, main first.'''
+        return as_list(self.main_figures[self.figure_key()])
+
+    @classmethod
+    def figure_units(cls):
+        '''{figure name: unit} of every figure a variant may report.'''
+        figures = {figure_name(name + suffix, stat, unit): unit
+                   for specs in cls.main_figures.values()
+                   for name, unit in as_list(specs)
+                   for suffix in ('', '_cache')
+                   if not suffix or name in cls.cache_prone
+                   for stat in STATISTICS}
+        return {**figures, **cls.scalar_figures}
+
+    @run_after('init')
+    def record_variant(self):
+        knobs = self.knob if isinstance(self.knob, tuple) else (self.knob,)
+        self.variant = '.'.join(str(getattr(self, k)) for k in knobs)
+        self.figures, self.scalars, self.cached, self.nodes = {}, {}, set(), 1
+        self.perf_variables = {
+            **{figure_name(name, stat, unit): sn.make_performance_function(
+                self._statistic, unit, name, stat
+            ) for name, unit in self.figure_specs() for stat in STATISTICS},
+            **{name: sn.make_performance_function(self._scalar, unit, name)
+               for name, unit in self.scalar_figures.items()},
+        }
+
+    def _statistic(self, name, stat):
+        return getattr(self.figures[name], stat)
+
+    def _scalar(self, name):
+        return self.scalars[name]
+
+    @property
+    def figure(self):
+        '''The samples of the main figure.'''
+        return self.figures[self.figure_specs()[0][0]]
+
+    def record_figure(self, values, name=None, unit=None):
+        '''Record the samples of a figure (default: the main one).'''
+        specs = dict(self.figure_specs())
+        name = name or self.figure_specs()[0][0]
+        try:
+            self.figures[name] = Samples(values, unit or specs[name])
+        except ValueError as err:
+            raise SanityError(f'{name}: {err}') from None
+
+    def demote_to_cache(self, name):
+        '''Report figure ``name`` as a cache figure, ``<name>_cache_*``: no
+        storage reference or ceiling applies to it.  Say why in
+        :attr:`note`.'''
+        unit = dict(self.figure_specs())[name]
+        self.figures[f'{name}_cache'] = self.figures[name]
+        self.cached.add(name)
+        for stat in STATISTICS:
+            del self.perf_variables[figure_name(name, stat, unit)]
+            self.perf_variables[figure_name(f'{name}_cache', stat, unit)] = (
+                sn.make_performance_function(self._statistic, unit,
+                                             f'{name}_cache', stat)
+            )
+
+    def judge(self, runs, recs):
+        '''What the tool's checks conclude from the runs (and the variant's
+        records): cache figures, notes, witnesses; raise
+        :class:`SanityError` where the variant's claim does not hold.'''
+
+    def check_limits(self):
+        '''Fail if a figure is beyond a physical limit of the partition
+        (storage figures per node; figures in :attr:`cached` measure a
+        cache and are exempt).'''
+        for name, limit in self.limits.items():
+            if name not in self.figures or name in self.cached:
+                continue
+
+            per_node = limit.startswith('storage') and self.nodes > 1
+            samples = self.figures[name]
+            message = limits.violation(
+                samples.scaled(1 / self.nodes) if per_node else samples,
+                self.current_partition, limit, per_node
+            )
+            if message:
+                raise SanityError(message)
+
+    @sanity_function
+    def validate(self):
+        rounds = self.rounds
+        copy_shared(self, rounds)
+        self.command_line = ' '.join(records.of_variant(
+            rounds.records, self.variant).get('command', []))
+        recs = rounds.variant_records(self.variant, self)
+        runs = rounds.runs(self.variant, self)
+        for name, _ in self.figure_specs():
+            try:
+                values = [run.figures[name] for run in runs]
+            except KeyError:
+                raise SanityError(f'{self.display_name}: the runs of '
+                                  f'{self.variant} have no {name} figure') \
+                    from None
+
+            self.record_figure(values, name)
+
+        try:
+            self.judge(runs, recs)
+        except OutputError as err:
+            raise SanityError(f'{self.display_name}: {err}') from None
+
+        self.check_limits()
+        self.sample_values = str(self.figure)
+        return True
