@@ -199,8 +199,12 @@ def test_scratch_records_from_findmnt(tmp_path):
     if not shutil.which('findmnt'):
         pytest.skip('findmnt is not installed (util-linux)')
 
-    fstype, options = _scratch_records(os.environ['PATH'], tmp_path)
     expected = subprocess.run(['findmnt', '-n', '-o', 'FSTYPE,OPTIONS',
                                '--target', str(tmp_path)],
                               capture_output=True, text=True).stdout.split()
+    if not expected:
+        pytest.skip('findmnt sees no mount here (a chroot): the tests above '
+                    'cover what the records say then')
+
+    fstype, options = _scratch_records(os.environ['PATH'], tmp_path)
     assert [fstype, options] == expected

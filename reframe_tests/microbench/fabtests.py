@@ -38,11 +38,12 @@ _COUNT = re.compile(r'\d+(\.\d+)?[kmgt]?')
 #: What fabtests print when a run went wrong
 ERRORS = re.compile(r'^(.*ret=-\d+|\[error\]|.*timeout expired)')
 
-#: /usr/bin/time -v's lines the suite reads: key -> (label, integer)
-_TIME_V = {'user_s': ('User time (seconds)', False),
-           'system_s': ('System time (seconds)', False),
-           'cpu_percent': ('Percent of CPU this job got', True),
-           'exit_status': ('Exit status', True)}
+#: /usr/bin/time -v's lines the suite reads: key -> (label, integer,
+#: positive: a process that exchanged messages used some CPU)
+_TIME_V = {'user_s': ('User time (seconds)', False, False),
+           'system_s': ('System time (seconds)', False, False),
+           'cpu_percent': ('Percent of CPU this job got', True, True),
+           'exit_status': ('Exit status', True, False)}
 
 #: How a probe's output gives the CPUs a process may run on
 _CPUS = re.compile(r'^Cpus_allowed_list:\s+(\S+)$')
@@ -94,12 +95,12 @@ def _usage(rows, timed):
     '''What ``/usr/bin/time -v`` reported; every line once where
     ``timed``.'''
     usage = {}
-    for key, (label, integer) in _TIME_V.items():
-        found = [ln.split(':', 1)[1].strip().rstrip('%') for ln in rows
-                 if ln.strip().startswith(label + ':')]
+    for key, (label, integer, positive) in _TIME_V.items():
+        found = [ln.split(':', 1)[1].strip(' \t').rstrip('%') for ln in rows
+                 if ln.strip(' \t').startswith(label + ':')]
         if found or timed:
             usage[key] = number(once(found, f'"{label}" line'), label,
-                                positive=False, integer=integer)
+                                positive=positive, integer=integer)
 
     if usage.get('exit_status', 0) != 0:
         raise OutputError(f'exit status {usage["exit_status"]}')

@@ -318,9 +318,10 @@ class FioVariantCheck(VariantCheck):
             self.witness = f'not run: {recs["witness_missing"][0]} not found'
             return
 
-        summary = self.rounds.read_witness(self.variant,
-                                           f'strace-{self.variant}.txt',
-                                           strace.parse_summary, self)
+        summary = self.rounds.read_witness(
+            self.variant, f'strace-{self.variant}.txt',
+            lambda text: strace.parse_summary(text, syscall), self
+        )
         calls = summary.get(syscall, strace.Calls(0, 0))
         failed = f' ({calls.errors} failed)' if calls.errors else ''
         self.witness = (f'{calls.succeeded} {syscall}() calls{failed} in '

@@ -28,8 +28,8 @@ _COLUMNS = re.compile(r'^# Size\s+(?P<metric>\w+) \((?P<unit>[^)]+)\)\s*$')
 ERRORS = re.compile(r'^(Invalid option|.*Fatal error in|Abort\(|.*MPI_Abort|'
                     r'.*BAD TERMINATION)')
 
-#: OSU's metric names -> the suite's figure names
-METRICS = {'Bandwidth': 'bandwidth', 'Latency': 'latency'}
+#: OSU's metric and unit -> the suite's figure name
+METRICS = {('Bandwidth', 'MB/s'): 'bandwidth', ('Latency', 'us'): 'latency'}
 
 
 @dataclass(frozen=True)
@@ -86,9 +86,10 @@ def figure(run, size):
         raise OutputError(f'no result for {size}-byte messages (sizes: '
                           f'{sorted(run.values)})') from None
 
-    name = METRICS.get(run.metric)
+    name = METRICS.get((run.metric, run.unit))
     if name is None:
-        raise OutputError(f'unknown metric {run.metric!r}')
+        raise OutputError(f'unknown metric {run.metric!r} in '
+                          f'{run.unit!r}')
 
     if run.unit == 'MB/s':
         return name, value * MB_S_IN_MIB_S, 'MiB/s'

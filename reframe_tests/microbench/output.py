@@ -16,6 +16,13 @@ import re
 #: A decimal number as tools print them: no NaN, no infinity, no ``1_000``
 _NUMBER = re.compile(r'[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?')
 
+#: Control characters no tool prints in its text output (a tab may be)
+_CONTROL = re.compile(r'[\x00-\x08\x0b-\x1f\x7f-\x9f]')
+
+#: How any program that crashed says so (C's assert, the shell, MPI)
+CRASHES = re.compile(r'^(.*: Assertion .* failed|.*Segmentation fault|'
+                     r'.*core dumped)')
+
 #: The label a launcher puts before every line of a rank: ``0: `` (srun
 #: --label), ``[0] `` (MPICH -prepend-rank), ``[1,0]<stderr>:`` (Open MPI
 #: --tag-output)
@@ -61,16 +68,25 @@ def read(path):
 
 
 def lines(text):
-    '''The lines of a line-oriented output, which must end with a newline
-    (a last line without one was cut, perhaps inside a number).'''
+    '''The lines of a line-oriented output, split at newlines only.  The
+    output must end with a newline (a last line without one was cut, perhaps
+    inside a number) and hold no control character but tabs (Python would
+    split lines or fields at some of them, turning 12.43 into 12).'''
     if not text.strip():
         raise OutputError('the output is empty')
 
     if not text.endswith('\n'):
-        raise OutputError(f'the last line {text.splitlines()[-1][-60:]!r} '
+        raise OutputError(f'the last line {text.split(chr(10))[-1][-60:]!r} '
                           f'does not end: the output was cut')
 
-    return text.splitlines()
+    found = text.split('\n')[:-1]
+    for num, line in enumerate(found, start=1):
+        control = _CONTROL.search(line)
+        if control:
+            raise OutputError(f'line {num} holds the control character '
+                              f'{control.group()!r}: the output is corrupted')
+
+    return found
 
 
 def _constant(name):
@@ -118,7 +134,7 @@ def number(value, what, positive=True, integer=False):
     '''A finite number from a token or a JSON value: > 0 (``positive``)
     or >= 0 (not), an int where ``integer``.'''
     if isinstance(value, str):
-        token = value.strip()
+        token = value.strip(' \t')
         if not _NUMBER.fullmatch(token):
             raise OutputError(f'{what} is {value!r}, not a number')
 
@@ -174,9 +190,9 @@ def error_lines(text, pattern):
 
 
 def reject_errors(text, pattern, tool):
-    '''Raise if ``text`` holds an error line of ``tool``, whatever its exit
-    status was.'''
-    found = error_lines(text, pattern)
+    '''Raise if ``text`` holds an error line of ``tool`` (``pattern``) or a
+    crash, whatever its exit status was.'''
+    found = error_lines(text, pattern) or error_lines(text, CRASHES)
     if found:
         raise OutputError(f'{tool} printed an error: {found[0]}')
 

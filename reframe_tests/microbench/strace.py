@@ -4,8 +4,10 @@ strace stops the traced process at every system call, so it distorts what it
 watches: the suite runs it on a short sample of its own, never on a sample
 that counts.  ``strace -f -c`` writes a summary table, one row per system
 call seen, with the calls that failed in the ``errors`` column; with no call
-seen it writes nothing at all.  A call that failed did not happen: a failed
-``fallocate()`` preallocated nothing.
+seen it writes nothing at all, which a file cut to nothing would look like.
+So the witness also traces ``execve``, which strace always sees (it starts
+the program): its row is the summary's success marker.  A call that failed
+did not happen: a failed ``fallocate()`` preallocated nothing.
 '''
 
 from dataclasses import dataclass
@@ -25,9 +27,15 @@ class Calls:
         return self.calls - self.errors
 
 
+#: The call strace always sees: the start of the program it traces
+MARKER = 'execve'
+
+
 def command(syscall, output):
-    '''argv prefix tracing ``syscall`` in every thread, summary to ``output``.'''
-    return ['strace', '-f', '-c', '-e', f'trace={syscall}', '-o', output]
+    '''argv prefix tracing ``syscall`` (and the marker) in every thread,
+    summary to ``output``.'''
+    return ['strace', '-f', '-c', '-e', f'trace={syscall},{MARKER}', '-o',
+            output]
 
 
 def _row(line):
@@ -49,15 +57,14 @@ def _row(line):
     return fields[-1], Calls(calls, errors)
 
 
-def parse_summary(text):
-    '''{system call: :class:`Calls`} of a ``strace -c`` summary; an empty
-    summary means no traced call was seen.
+def parse_summary(text, syscall=None):
+    '''{system call: :class:`Calls`} of a ``strace -c`` summary of
+    :func:`command` tracing ``syscall`` (None: any).
 
-    :raises OutputError: if the table is cut, malformed or does not add up.
+    :raises OutputError: if the table is empty, cut, malformed, does not
+        add up, has no row of the marker, or a row of a call that was not
+        traced.
     '''
-    if not text.strip():
-        return {}
-
     rows = [ln for ln in lines(text) if ln.strip()]
     if not rows[0].lstrip().startswith('% time'):
         raise OutputError(f'not an strace -c summary (first line: '
@@ -77,12 +84,20 @@ def parse_summary(text):
         elif name in counts:
             raise OutputError(f'{name} appears twice: two summaries in one '
                               f'file?')
+        elif syscall and name not in (syscall, MARKER):
+            raise OutputError(f'a row of {name!r}, which was not traced: '
+                              f'the summary is corrupted')
         else:
             counts[name] = calls
 
     if total is None:
         raise OutputError('the strace -c summary has no total row (cut '
                           'short?)')
+
+    if MARKER not in counts:
+        raise OutputError(f'the strace -c summary has no {MARKER} row: '
+                          f'strace did not see the program start (was the '
+                          f'summary cut?)')
 
     for field in ('calls', 'errors'):
         added = sum(getattr(c, field) for c in counts.values())
