@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from reframe.core.builtins import variable
 
-from microbench import launchers, output
+from microbench import launchers, output, samples
 from microbench.output import OutputError, lines, load_json, member, number
 from microbench.rounds import SCRATCH, Rounds
 from microbench.units import MIB
@@ -118,7 +118,7 @@ def parse(text, phases=PHASES):
 def read_sample(sample):
     '''One elbencho sample: its results, and no error on its standard
     output or error.'''
-    sample.reject_errors(ERRORS, 'elbencho', ('elbencho.out', 'stderr.txt'))
+    sample.reject_errors(ERRORS, 'elbencho', ('elbencho.out', samples.STDERR))
     return sample.parse('elbencho.json', parse)
 
 
@@ -231,7 +231,7 @@ class ElbenchoRounds(Rounds):
         return read_sample(sample)
 
     def diagnosis(self, failure, variant):
-        said = output.diagnosis([self.last_text('stderr.txt', variant),
+        said = output.diagnosis([self.last_text(samples.STDERR, variant),
                                  self.last_text(self.stdout_file, variant)],
                                 ERRORS)
         return f'; elbencho said: {said}' if said else ''

@@ -179,8 +179,9 @@ class FabtestsRounds(Rounds):
     '''fabtests client/server runs of a pitfall, round-robin (a fixture).
 
     Subclasses set :attr:`program` and :attr:`variants`, a
-    ``message_size`` variable, and implement :meth:`program_options`; they may bind processes per variant
-    (:meth:`binding`) and see the binding (:attr:`cpuset_witness`).
+    ``message_size`` variable, and implement :meth:`program_options`; they
+    may bind processes per variant (:meth:`binding`) and see the binding
+    (:attr:`cpuset_witness`).
     '''
 
     tool = 'fabtests'

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import output, records, strace
+from microbench import output, records, samples, strace
 from microbench.output import OutputError, member, number
 from microbench.rounds import SCRATCH, Rounds
 from microbench.stats import Samples
@@ -212,7 +212,7 @@ class FioRounds(Rounds):
         return read_sample(sample)
 
     def diagnosis(self, failure, variant):
-        stderr = self.last_text('stderr.txt', variant)
+        stderr = self.last_text(samples.STDERR, variant)
         if rejects_odirect(stderr):
             return (f'; O_DIRECT (direct=1) was rejected by the scratch file '
                     f'system {self.scratch_fstype or "unknown"} at '

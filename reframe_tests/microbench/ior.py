@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import where
+from microbench import samples, where
 from microbench.mpi import MpiRounds
 from microbench.output import OutputError, load_json, member, number, once
 from microbench.rounds import SCRATCH
@@ -125,7 +125,7 @@ def unsustained(run, operation='write'):
 def read_sample(sample, phases=PHASES):
     '''One IOR sample: no error on its standard output or error, and its
     JSON summary with every phase.'''
-    sample.reject_errors(ERRORS, 'IOR', ('ior.out', 'stderr.txt'))
+    sample.reject_errors(ERRORS, 'IOR', ('ior.out', samples.STDERR))
     return sample.parse('ior.json', parse_summary, phases)
 
 

@@ -2,7 +2,7 @@
 
 from reframe.core.builtins import run_after, variable
 
-from microbench import launchers, output, where
+from microbench import launchers, output, samples, where
 from microbench.rounds import Rounds
 
 
@@ -53,7 +53,7 @@ class MpiRounds(Rounds):
     def diagnosis(self, failure, variant):
         said = output.diagnosis(
             [self.last_text(self.stdout_file, variant),
-             self.last_text('stderr.txt', variant)],
+             self.last_text(samples.STDERR, variant)],
             self.errors, self.warnings
         )
         return f'; {self.tool} said: {said}' if said else ''

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from reframe.core.builtins import variable
 
-from microbench import launchers, output, where
+from microbench import launchers, output, samples, where
 from microbench.output import OutputError, lines, number, once
 from microbench.rounds import Rounds
 from microbench.units import MB_S_IN_MIB_S
@@ -203,7 +203,7 @@ class OsuRounds(Rounds):
 
     def diagnosis(self, failure, variant):
         said = output.diagnosis([self.last_text('osu.out', variant),
-                                 self.last_text('stderr.txt', variant)],
+                                 self.last_text(samples.STDERR, variant)],
                                 ERRORS)
         return f'; it said: {said}' if said else ''
 

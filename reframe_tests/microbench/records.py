@@ -18,7 +18,6 @@ import re
 
 from microbench.output import OutputError, number
 
-PREFIX = 'microbench:'
 _LINE = re.compile(r'^microbench: (?P<key>[a-z_]+): ?(?P<value>.*)$')
 
 

@@ -217,12 +217,13 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         outputs = [*self.output_files,
                    *([self.stdout_file] if self.stdout_file else [])]
         probes = {v: self.probe(v) for v in self.variants}
-        preflight = self.preflight()
+        checks, reasons = list(zip(*self.preflight())) or [(), ()]
+        scratch_root = _expanded(self.scratch_dir) if self.uses_scratch else ''
         self.prerun_cmds = [
             f'. ./{os.path.basename(SKELETON)}',
             # The scratch root may name the user ($USER): expanded now; the
             # other settings are evaluated when the skeleton uses them
-            f'scratch_root={_expanded(self.scratch_dir) if self.uses_scratch else ""}',
+            f'scratch_root={scratch_root}',
             *(f'{name}={shlex.quote(str(value))}'
               for name, value in self._settings().items()),
             _array('tools', self.tools_needed()),
@@ -238,8 +239,8 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
             _by_variant('probe_reasons',
                         {v: p[1] for v, p in probes.items() if p}),
             _by_variant('facts', self.facts()),
-            f'preflight=({" ".join(_expanded(c) for c, _ in preflight)})',
-            f'preflight_reasons=({" ".join(_expanded(r) for _, r in preflight)})',
+            f'preflight=({" ".join(map(_expanded, checks))})',
+            f'preflight_reasons=({" ".join(map(_expanded, reasons))})',
         ]
 
     @sanity_function

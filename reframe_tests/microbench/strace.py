@@ -103,6 +103,7 @@ def parse_summary(text, syscall=None):
         added = sum(getattr(c, field) for c in counts.values())
         if added != getattr(total, field):
             raise OutputError(f'the {field} of the strace -c rows add up to '
-                              f'{added}, not the total {getattr(total, field)}')
+                              f'{added}, not the total '
+                              f'{getattr(total, field)}')
 
     return counts
