@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from reframe.core.builtins import variable
 
-from microbench import launchers, output, samples
+from microbench import launchers, samples
 from microbench.output import OutputError, lines, load_json, member, number
 from microbench.rounds import SCRATCH, Rounds
 from microbench.units import MIB
@@ -129,6 +129,7 @@ class ElbenchoRounds(Rounds):
     programs = ('elbencho',)
     stdout_file = 'elbencho.out'
     output_files = ('elbencho.json',)
+    errors = ERRORS
 
     #: Directory of the elbencho binary; empty: on PATH.
     #:
@@ -229,12 +230,6 @@ class ElbenchoRounds(Rounds):
 
     def read_sample(self, sample):
         return read_sample(sample)
-
-    def diagnosis(self, failure, variant):
-        said = output.diagnosis([self.last_text(samples.STDERR, variant),
-                                 self.last_text(self.stdout_file, variant)],
-                                ERRORS)
-        return f'; elbencho said: {said}' if said else ''
 
 
 class ElbenchoVariantCheck(VariantCheck):

@@ -351,7 +351,6 @@ class FabtestsVariantCheck(VariantCheck):
 
     def judge(self, runs, recs):
         rounds = self.rounds
-        self.tool_version = ' '.join(rounds.records.get('version', []))
         self.node = (f'{rounds.records["placement"][0]}, provider '
                      f'{rounds.fabric()["provider"]}')
         cpu = Samples([run.usage['cpu_percent'] for run in runs], '%')

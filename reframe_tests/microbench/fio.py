@@ -138,6 +138,7 @@ class FioRounds(Rounds):
     programs = ('fio',)
     output_files = ('fio.json',)
     witness_tool = 'strace'
+    errors = ERRORS
 
     #: The fio executable: a name on PATH or a path.
     #:
@@ -220,9 +221,7 @@ class FioRounds(Rounds):
                     f'{self.scratch_mount_options}): O_DIRECT is '
                     f'Linux-specific and not every file system supports it')
 
-        said = output.last_line(self.witness_text(variant, stderr=True)
-                                if 'the witness' in failure else stderr)
-        return f'; fio said: {said}' if said else ''
+        return super().diagnosis(failure, variant)
 
 
 class FioLogRounds(FioRounds):

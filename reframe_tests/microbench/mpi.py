@@ -2,7 +2,7 @@
 
 from reframe.core.builtins import run_after, variable
 
-from microbench import launchers, output, samples, where
+from microbench import launchers, where
 from microbench.rounds import Rounds
 
 
@@ -11,8 +11,6 @@ class MpiRounds(Rounds):
     ``tasks_per_node`` ranks each (one node where the launcher is local), on
     a scratch every node shares.
 
-    Subclasses set :attr:`errors` (and :attr:`warnings`): the lines the tool
-    prints when something went wrong.
     '''
 
     valid_systems = where.SHARED_SCRATCH
@@ -29,11 +27,6 @@ class MpiRounds(Rounds):
     #: :default: ``2``
     tasks_per_node = variable(int, value=2)
 
-    #: The tool's error lines (a compiled regex)
-    errors = None
-
-    #: The tool's warning lines (a compiled regex), or None
-    warnings = None
 
     def version_command(self):
         return launchers.MPI_VERSION
@@ -49,14 +42,6 @@ class MpiRounds(Rounds):
         return ' '.join([launchers.spread(self.flavour(), nodes or self.nodes(),
                                           per_node or self.tasks_per_node),
                          *argv])
-
-    def diagnosis(self, failure, variant):
-        said = output.diagnosis(
-            [self.last_text(self.stdout_file, variant),
-             self.last_text(samples.STDERR, variant)],
-            self.errors, self.warnings
-        )
-        return f'; {self.tool} said: {said}' if said else ''
 
     @run_after('setup')
     def set_tasks(self):

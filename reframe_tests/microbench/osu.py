@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from reframe.core.builtins import variable
 
-from microbench import launchers, output, samples, where
+from microbench import launchers, output, where
 from microbench.output import OutputError, lines, number, once
 from microbench.rounds import Rounds
 from microbench.units import MB_S_IN_MIB_S
@@ -129,6 +129,7 @@ class OsuRounds(Rounds):
 
     tool = 'OSU Micro-Benchmarks'
     stdout_file = 'osu.out'
+    errors = ERRORS
     uses_scratch = False
     valid_systems = where.NETWORK
     num_tasks = 2
@@ -200,12 +201,6 @@ class OsuRounds(Rounds):
 
     def read_sample(self, sample):
         return read_sample(sample, self.message_size)
-
-    def diagnosis(self, failure, variant):
-        said = output.diagnosis([self.last_text('osu.out', variant),
-                                 self.last_text(samples.STDERR, variant)],
-                                ERRORS)
-        return f'; it said: {said}' if said else ''
 
 
 class OsuVariantCheck(VariantCheck):

@@ -86,6 +86,11 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
     #: A program every witness needs (its absence is recorded, not fatal)
     witness_tool = None
 
+    #: The lines the tool prints when something went wrong, and its
+    #: warnings (compiled regexes, or None): what :meth:`diagnosis` quotes
+    errors = None
+    warnings = None
+
     valid_systems = ['*']
     valid_prog_environs = ['*']
     executable = 'rounds_run'
@@ -153,9 +158,17 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         raise NotImplementedError
 
     def diagnosis(self, failure, variant):
-        '''What the tool said about a failure of ``variant``, from the
-        files of its last sample (or its witness); '' if nothing.'''
-        return ''
+        '''What the tool said about a failure of ``variant``: its first error
+        line, else its first warning, else the last line of its standard
+        error, in the files of its last sample (or of its witness).'''
+        if 'the witness' in failure:
+            texts = [self.witness_text(variant, stderr=True)]
+        else:
+            texts = [self.last_text(name, variant)
+                     for name in (self.stdout_file, samples.STDERR) if name]
+
+        said = output.diagnosis(texts, self.errors, self.warnings)
+        return f'; {self.tool} said: {said}' if said else ''
 
     def expected_seconds(self):
         '''Upper bound of the seconds one sample takes.'''

@@ -13,7 +13,7 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import run_after, sanity_function
 from reframe.core.exceptions import SanityError
 
-from microbench import limits, records
+from microbench import limits
 from microbench.output import OutputError
 from microbench.recorded import Recorded, copy_shared
 from microbench.stats import Samples
@@ -150,9 +150,8 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
     def validate(self):
         rounds = self.rounds
         copy_shared(self, rounds)
-        self.command_line = ' '.join(records.of_variant(
-            rounds.records, self.variant).get('command', []))
         recs = rounds.variant_records(self.variant, self)
+        self.command_line = ' '.join(recs.get('command', []))
         runs = rounds.runs(self.variant, self)
         for name, _ in self.figure_specs():
             try:
