@@ -6,7 +6,7 @@ rules.
 IOR writes, then reads back what it wrote.  Naively the read comes from the
 client's page cache (146 GB/s on 4 nodes in the blog: more than the network
 can carry), and so does an unflushed write.  The defences: ``-e`` (fsync at
-the end of each phase, its time counted), ``-C -Q <tasks per node>`` (each
+the end of each phase, its time counted), ``-C -Q 1`` (each
 task reads what a task of the next node wrote), both (IO500's rules),
 ``--posix.odirect`` (no page cache) and ``-M`` (fill the node's memory so the
 cache cannot hold the data).  With every task on one node, ``-C`` cannot help:
@@ -44,7 +44,10 @@ class ior_page_cache_rounds(IorRounds):
     memory_per_node = variable(str, value='80%')
 
     def defence_options(self, defence):
-        reorder = ['-C', '-Q', str(self.tasks_per_node)]
+        # -Q counts nodes: IOR 4 multiplies it by the tasks of node 0 when
+        # tasks are placed by node (-Q <tasks per node> then wraps around
+        # to every task's own data on two nodes)
+        reorder = ['-C', '-Q', '1']
         return {'none': [], 'fsync': ['-e'], 'reorder': reorder,
                 'reorder_fsync': [*reorder, '-e'],
                 'odirect': ['--posix.odirect'],

@@ -171,6 +171,16 @@ def local_config(tmp, extras):
     return config
 
 
+#: The Darshan runtimes of the end-to-end tests (libdarshan.so files or
+#: prefixes, comma-separated: the non-MPI and the MPI one); empty: none
+DARSHAN = os.environ.get('MICROBENCH_DARSHAN', '')
+
+
+def darshan_option():
+    '''The ``-S darshan=...`` of a run, where a runtime is given.'''
+    return ['-S', f'darshan={DARSHAN}'] if DARSHAN else []
+
+
 def installed(program, bindir=''):
     '''Whether ``program`` is in ``bindir``, or on PATH.'''
     return shutil.which(os.path.join(bindir, program) if bindir else program)

@@ -206,9 +206,17 @@ def test_ior_and_mdtest_ranks_on_two_nodes(dry_run):
     ior = settings(found['ior_page_cache'][0])
     assert ior['commands']['easy.reorder_fsync'] == (
         f'{ranks} ior -w -r -o $scratch/testfile -F -t 1m -b 64g -s 1 -D 30 '
-        '-O stoneWallingWearOut=1 -C -Q 2 -e -O summaryFormat=JSON -O '
+        '-O stoneWallingWearOut=1 -C -Q 1 -e -O summaryFormat=JSON -O '
         'summaryFile=ior.json')
     assert 'hard.odirect' not in ior['variants']
+    # The Darshan witness: the MPI runtime preloaded into the ranks only,
+    # with DXT, on a short sample of its own; never in a measured sample
+    witness = ior['darshans']['easy.reorder_fsync']
+    assert witness.startswith(f'{ranks} env LD_PRELOAD=$darshan_lib '
+                              f'DARSHAN_LOG_DIR_PATH=')
+    assert 'DXT_ENABLE_IO_TRACE=1' in witness and ' -D 1 ' in witness
+    assert ior['darshan_flavour'] == 'mpi'
+    assert not any('LD_PRELOAD' in c for c in ior['commands'].values())
     mdtest = settings(found['mdtest_metadata'][0])
     assert mdtest['commands']['hard.node'] == (
         f'{ranks} mdtest -F -n 10000 -d $scratch/mdtest -w 3901 -e 3901 -N 2')

@@ -49,7 +49,7 @@ def quick(tmp_path_factory):
     tmp = tmp_path_factory.mktemp('quick')
     (tmp / 'scratch').mkdir()
     proc = suite.run_checks(tmp, '--mode', 'quick', '-n', '^fio_',
-               '-S', f'scratch_dir={tmp}/scratch')
+               '-S', f'scratch_dir={tmp}/scratch', *suite.darshan_option())
     return tmp, proc, perflog.load(str(tmp / 'perflogs'))
 
 
@@ -74,7 +74,8 @@ def test_perflog_records_what_ran(quick):
         fstype += ' (statfs)'
     # The rounds jobs are logged too, without figures
     rows = frame[(frame['measures'] != 'gap') & (frame['perf_var'] != 'null')]
-    assert len(rows) == 8 * 4        # 8 variants x 4 figures
+    # 8 variants x 4 figures (and Darshan's overwrite factor, with Darshan)
+    assert len(rows) == 8 * (5 if suite.DARSHAN else 4)
     assert set(rows['system']) == {'local'}
     assert set(rows['tool_version']) == {version}
     assert set(rows['node']) == {socket.gethostname()}
@@ -121,6 +122,42 @@ def test_witnesses(quick):
                     'overwrite_factor')
     assert float(small['perf_value']) > 1
     assert float(large['perf_value']) < 1
+
+
+def test_darshan_witness(quick):
+    '''With a Darshan runtime (MICROBENCH_DARSHAN), every variant's short
+    sample ran under it and its claims held; without one, the witness says
+    it did not run and the checks passed anyway.  Never in a sample.'''
+    tmp, _, frame = quick
+    figures = frame[(frame['perf_var'] != 'null')
+                    & (frame['measures'] != 'gap')]
+    rounds = [r for r in job_records(tmp).values() if 'node' in r]
+    assert len(rounds) == 3
+    for records in rounds:
+        assert records['preload'] == ['none']
+        assert not any('LD_PRELOAD' in c for c in records.get('command', []))
+
+    if not suite.DARSHAN:
+        assert all(figures['darshan_witness'].str.startswith(
+            'not run: no Darshan runtime (nompi) among: ')), figures[
+            'darshan_witness']
+        return
+
+    assert all(os.path.exists(log) for logs in figures['darshan_logs']
+               for log in logs.split())
+    small = suite.figure(frame, 'fio_time_based_overwrite %file=small',
+                         'darshan_overwrite_factor')
+    large = suite.figure(frame, 'fio_time_based_overwrite %file=large',
+                         'darshan_overwrite_factor')
+    assert float(small['perf_value']) > 1 >= float(large['perf_value'])
+    both = suite.figure(frame, 'fio_cache_flags %mode=both',
+                        'write_median_mib_s')
+    assert '16 files, 16 logs' in both['darshan_witness']
+    assert 'not aligned: 0 in file, 0 in memory' in both['darshan_witness']
+    log = suite.figure(frame, 'fio_fallocate %fallocate=none',
+                       'write_median_mib_s')
+    assert 'access sizes 32768 B x ' in log['darshan_witness']
+    assert '(100.0 % of accesses)' in log['darshan_witness']
 
 
 def test_scratch_files_are_removed(quick):

@@ -60,9 +60,20 @@ def test_missing_tools_are_skipped_with_a_reason(tmp_path):
 
 @needs_ior
 def test_ior_page_cache(tmp_path):
-    proc = run(tmp_path, '-n', 'ior_page_cache', '-S', f'ior_bindir={IOR_BINDIR}')
+    proc = run(tmp_path, '-n', 'ior_page_cache', '-S', f'ior_bindir={IOR_BINDIR}',
+               *suite.darshan_option())
     assert proc.returncode == 0, proc.stdout[-3000:]
     frame = perflog.load(str(tmp_path / 'perflogs'))
+    if suite.DARSHAN:
+        # Both ranks on one node: Darshan's DXT trace shows every rank read
+        # back its own data, and the reads are IOR's transfers
+        hard = suite.figure(frame, 'ior_page_cache %shape=hard '
+                            '%defence=reorder_fsync', 'write_median_mib_s')
+        assert 'reads got data written by same rank 100.0 %' in hard[
+            'darshan_witness']
+        assert 'access sizes 47008 B x ' in hard['darshan_witness']
+        assert 'Darshan saw 100.0 % of the bytes read' in hard['note']
+        assert '; 0 fsync,' not in hard['darshan_witness']
     # One node: -C cannot help, the read is a cache figure and says why
     reorder = frame[frame['name'] ==
                     'ior_page_cache %shape=easy %defence=reorder_fsync']

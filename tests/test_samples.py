@@ -86,7 +86,9 @@ def test_the_record_fields_are_one_list():
         'check_sample_values', 'check_tool', 'check_tool_version',
         'check_node', 'check_scratch', 'check_scratch_fstype',
         'check_scratch_mount_options', 'check_command_line',
-        'check_witness', 'check_note', 'check_spack_env', 'check_spack_spec'
+        'check_witness', 'check_note', 'check_spack_env', 'check_spack_spec',
+        # Added with the Darshan witnesses, at the end
+        'check_darshan_witness', 'check_darshan_logs',
     ]
     assert fields.SHARED == ('samples', 'tool', 'tool_version', 'node',
                              'scratch', 'scratch_fstype',

@@ -1,7 +1,7 @@
 '''Launch and parse code shared by every check of the suite.
 
-One module per tool (``fio``, ``strace``, ``ior``, ``mdtest``, ``osu``,
-``fabtests``, ``elbencho``, ``lustre``): its command lines, its pure output
+One module per tool (``fio``, ``strace``, ``darshan``, ``ior``, ``mdtest``,
+``osu``, ``fabtests``, ``elbencho``, ``lustre``): its command lines, its pure output
 parser, how to read one sample (``read_sample``), and the ReFrame base
 classes of its checks.  Under them, one module per concern:
 
@@ -9,6 +9,7 @@ classes of its checks.  Under them, one module per concern:
   variant of a pitfall round-robin (its shell skeleton); ``mpi``: the rounds
   of MPI storage benchmarks;
 - ``variant``: the check of one variant; ``gap``: the gaps between variants;
+  ``witnessed``: the Darshan witness of a storage fixture, and its verdict;
 - ``samples``: one path from a sample's files to its figures; ``output``:
   reading and validating tool output (:class:`~microbench.output.OutputError`
   is every rejection); ``stats``: samples and their statistics; ``units``;

@@ -17,12 +17,14 @@ import re
 from dataclasses import dataclass
 
 from reframe.core.builtins import variable
+from reframe.core.exceptions import SanityError
 
 from microbench import launchers, samples
 from microbench.output import OutputError, lines, load_json, member, number
 from microbench.rounds import SCRATCH, Rounds
-from microbench.units import MIB
+from microbench.units import MIB, size_bytes
 from microbench.variant import VariantCheck
+from microbench.witnessed import Witnessed
 
 #: What elbencho prints when it fails (after a time stamp, or a service's
 #: host banner)
@@ -122,7 +124,7 @@ def read_sample(sample):
     return sample.parse('elbencho.json', parse)
 
 
-class ElbenchoRounds(Rounds):
+class ElbenchoRounds(Witnessed, Rounds):
     '''elbencho runs of a pitfall, round-robin (a fixture).'''
 
     tool = 'elbencho'
@@ -202,13 +204,22 @@ class ElbenchoRounds(Rounds):
         if self.service_mode():
             argv += ['--hosts', '$hosts']
 
-        argv += ['-w', '-r', '-t', str(self.threads), '-b', self.block_size,
+        return ' '.join([*argv, *self.options(variant), '--jsonfile',
+                         'elbencho.json', f'{SCRATCH}/file'])
+
+    def darshan_argv(self, variant, preload):
+        # On this node, not through the services: Darshan is preloaded
+        # into elbencho itself
+        return ' '.join([*preload, self.elbencho(), *self.options(variant),
+                         f'{SCRATCH}/file'])
+
+    def options(self, variant):
+        argv = ['-w', '-r', '-t', str(self.threads), '-b', self.block_size,
                  '-s', self.file_size, *self.variant_options(variant)]
         if self.cores:
             argv += ['--cores', self.cores]
 
-        return ' '.join([*argv, '--jsonfile', 'elbencho.json',
-                         f'{SCRATCH}/file'])
+        return argv
 
     def nodes_command(self):
         if not self.service_mode():
@@ -251,3 +262,13 @@ class ElbenchoVariantCheck(VariantCheck):
         self.cached.update(self.cache_figures())
         self.measures = 'page cache' if self.cached else 'storage'
         self.nodes = runs[0].hosts
+
+    def judge_darshan(self, frame, logs):
+        size = size_bytes(self.rounds.file_size)
+        for phase, name in (('write', 'POSIX_BYTES_WRITTEN'),
+                            ('read', 'POSIX_BYTES_READ')):
+            moved = int(frame[name].sum())
+            if moved != size:
+                raise SanityError(f'Darshan saw the {phase} phase move '
+                                  f'{moved} bytes, not the {size} bytes of '
+                                  f'the file')

@@ -38,6 +38,11 @@ FIELDS = {
                                  'without one)'),
     'spack_spec': (str, '', True, 'the concrete spec of every benchmark '
                                   'package it launched, from the lock'),
+    # Appended: a perflog's earlier columns keep their places
+    'darshan_witness': (str, '', False, 'what Darshan saw on the '
+                                        "variant's witness sample (or why "
+                                        'it did not run)'),
+    'darshan_logs': (str, '', False, 'the Darshan logs of that sample'),
 }
 
 #: The fields a variant check takes from its rounds job, and a gap check

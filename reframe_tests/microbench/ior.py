@@ -16,11 +16,13 @@ from dataclasses import dataclass
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import samples, where
+from microbench import darshan, samples, where
 from microbench.mpi import MpiRounds
 from microbench.output import OutputError, load_json, member, number, once
 from microbench.rounds import SCRATCH
+from microbench.units import size_bytes
 from microbench.variant import VariantCheck
+from microbench.witnessed import Witnessed
 
 #: What IOR prints when it fails, and its warnings
 ERRORS = re.compile(r'^(ERROR\b|Error invalid argument)')
@@ -137,7 +139,7 @@ def sustained(runs):
             raise SanityError(f'sample {num}: {message}')
 
 
-class IorRounds(MpiRounds):
+class IorRounds(Witnessed, MpiRounds):
     '''IOR runs of a pitfall, round-robin (a fixture).
 
     A variant is ``<shape>.<defence>``.  Shapes (IO500's): ``easy``, a file
@@ -145,7 +147,8 @@ class IorRounds(MpiRounds):
     interleaved 47008-byte transfers.  Both are stonewalled after
     ``deadline_s`` seconds of writing; the read phase reads back what was
     written.  Subclasses say which options each defence adds
-    (:meth:`defence_options`).
+    (:meth:`defence_options`).  The Darshan witness traces every access
+    (DXT), so that it can tell whose data every read got.
     '''
 
     tool = 'IOR'
@@ -154,6 +157,8 @@ class IorRounds(MpiRounds):
     output_files = ('ior.json',)
     errors = ERRORS
     warnings = WARNINGS
+    darshan_mpi = True
+    darshan_traced = True
 
     #: Directory of the IOR binaries; empty: on PATH.
     #:
@@ -181,6 +186,12 @@ class IorRounds(MpiRounds):
     #: :default: ``10000000``
     hard_segments = variable(int, value=10000000)
 
+    #: Seconds of the write phase of the Darshan witness's own sample.
+    #:
+    #: :type: :class:`int`
+    #: :default: ``1``
+    witness_deadline_s = variable(int, value=1)
+
     def ior(self):
         return os.path.join(self.ior_bindir, 'ior')
 
@@ -200,14 +211,24 @@ class IorRounds(MpiRounds):
         '''IOR options of a cache defence.'''
         raise NotImplementedError
 
-    def variant_command(self, variant):
+    def ior_argv(self, variant, deadline_s):
         shape, defence = variant.split('.')
-        return self.ranks(
-            self.ior(), '-w', '-r', '-o', f'{SCRATCH}/testfile',
-            *self.shape_options(shape), '-D', str(self.deadline_s),
-            '-O', 'stoneWallingWearOut=1', *self.defence_options(defence),
-            '-O', 'summaryFormat=JSON', '-O', 'summaryFile=ior.json'
-        )
+        return [self.ior(), '-w', '-r', '-o', f'{SCRATCH}/testfile',
+                *self.shape_options(shape), '-D', str(deadline_s),
+                '-O', 'stoneWallingWearOut=1', *self.defence_options(defence)]
+
+    def variant_command(self, variant):
+        return self.ranks(*self.ior_argv(variant, self.deadline_s),
+                          '-O', 'summaryFormat=JSON',
+                          '-O', 'summaryFile=ior.json')
+
+    def darshan_argv(self, variant, preload):
+        return self.ranks(*preload,
+                          *self.ior_argv(variant, self.witness_deadline_s))
+
+    def transfer_size(self, variant):
+        options = self.shape_options(variant.split('.')[0])
+        return size_bytes(options[options.index('-t') + 1])
 
     def read_sample(self, sample):
         return read_sample(sample)
@@ -253,3 +274,39 @@ class IorVariantCheck(VariantCheck):
             self.demote_to_cache('read')
 
         self.measures = 'page cache' if 'read' in self.cached else 'storage'
+
+    def judge_darshan(self, frame, logs):
+        size = self.rounds.transfer_size(self.variant)
+        sizes = darshan.access_sizes(frame)
+        if set(sizes) != {size}:
+            raise SanityError(f'Darshan saw accesses of {sizes} bytes '
+                              f'(size: count), not every access of the '
+                              f'{size}-byte transfer size')
+
+        if '-e' in self.rounds.defence_options(self.variant.split('.')[1]):
+            writers = frame[frame['POSIX_WRITES'] > 0].groupby('rank')
+            unsynced = [r for r, f in writers if f['POSIX_FSYNCS'].sum() == 0]
+            if unsynced:
+                raise SanityError(f'fsync (-e) asked, but Darshan saw no '
+                                  f'fsync by ranks {unsynced}')
+
+        origins = darshan.read_origins(logs, self.rounds.scratch)
+        read = sum(origins.values())
+        if not read:
+            raise OutputError('Darshan saw no byte read')
+
+        self.darshan_witness += '; reads got data written by ' + ', '.join(
+            f'{o} {100 * b / read:.1f} %' for o, b in origins.items() if b)
+        local = 1 - origins['other node'] / read
+        if not self.reads_other_nodes() or not local:
+            return
+
+        seen = (f'Darshan saw {100 * local:.1f} % of the bytes read come from '
+                f'data written on the reading node, not another')
+        if 'read' in self.cached:
+            self.note += f'; {seen}'
+        else:
+            self.note = (f'{seen}: the read figure is a cache figure, not '
+                         f'storage')
+            self.demote_to_cache('read')
+            self.measures = 'page cache'

@@ -13,12 +13,14 @@ import re
 from dataclasses import dataclass
 
 from reframe.core.builtins import variable
+from reframe.core.exceptions import SanityError
 
 from microbench import where
 from microbench.mpi import MpiRounds
 from microbench.output import OutputError, lines, number, once, reject_errors
 from microbench.rounds import SCRATCH
 from microbench.variant import VariantCheck
+from microbench.witnessed import Witnessed
 
 _LAUNCHED = re.compile(r'^mdtest-(?P<version>\S+) was launched with '
                        r'(?P<tasks>\S+) total task\(s\) on (?P<nodes>\S+) '
@@ -111,7 +113,14 @@ def read_sample(sample):
     return sample.parse('mdtest.out', parse)
 
 
-class MdtestRounds(MpiRounds):
+#: The opens of every item of a task: its create and its read
+OPENS_PER_ITEM = 2
+
+#: The rank that created an mdtest file, from its name
+_CREATOR = re.compile(r'\.mdtest\.(\d+)\.\d+$')
+
+
+class MdtestRounds(Witnessed, MpiRounds):
     '''mdtest runs of a pitfall, round-robin (a fixture).
 
     A variant is ``<shape>.<stride>``.  Shapes (IO500's): ``easy``, empty
@@ -127,6 +136,7 @@ class MdtestRounds(MpiRounds):
     stdout_file = 'mdtest.out'
     errors = ERRORS
     warnings = WARNINGS
+    darshan_mpi = True
 
     #: Directory of the mdtest binary; empty: on PATH.
     #:
@@ -140,6 +150,12 @@ class MdtestRounds(MpiRounds):
     #: :default: ``10000``
     items = variable(int, value=10000)
 
+    #: Files every task handles in the Darshan witness's own sample.
+    #:
+    #: :type: :class:`int`
+    #: :default: ``100``
+    witness_items = variable(int, value=100)
+
     def mdtest(self):
         return os.path.join(self.mdtest_bindir, 'mdtest')
 
@@ -150,8 +166,15 @@ class MdtestRounds(MpiRounds):
         return 600
 
     def variant_command(self, variant):
+        return self.ranks(self.mdtest(), *self.options(variant, self.items))
+
+    def darshan_argv(self, variant, preload):
+        return self.ranks(*preload, self.mdtest(),
+                          *self.options(variant, self.witness_items))
+
+    def options(self, variant, items):
         shape, stride = variant.split('.')
-        options = ['-F', '-n', str(self.items), '-d', f'{SCRATCH}/mdtest']
+        options = ['-F', '-n', str(items), '-d', f'{SCRATCH}/mdtest']
         if shape == 'easy':
             options += ['-u']
         else:
@@ -160,7 +183,7 @@ class MdtestRounds(MpiRounds):
         if stride == 'node':
             options += ['-N', str(self.tasks_per_node)]
 
-        return self.ranks(self.mdtest(), *options)
+        return options
 
     def read_sample(self, sample):
         return read_sample(sample)
@@ -191,3 +214,41 @@ class MdtestVariantCheck(VariantCheck):
             self.measures = 'client cache'
             for name in self.cache_prone:
                 self.demote_to_cache(name)
+
+    def judge_darshan(self, frame, logs):
+        items = self.rounds.witness_items
+        per_rank = frame.groupby('rank').agg(
+            files=('file', 'nunique'), opens=('POSIX_OPENS', 'sum'),
+            stats=('POSIX_STATS', 'sum'))
+        for rank, row in per_rank.iterrows():
+            if row.opens != OPENS_PER_ITEM * items or (
+                    row.stats and row.stats != items):
+                raise SanityError(
+                    f'Darshan saw rank {rank} open {row.opens} times and stat '
+                    f'{row.stats} times, for {items} items per task '
+                    f'({OPENS_PER_ITEM} opens each, one stat)')
+
+        if not per_rank['stats'].any():
+            self.darshan_witness += ('; stat() unseen: Darshan 3.4 wraps '
+                                     'glibc\'s __xstat, which glibc 2.33 and '
+                                     'later no longer call')
+
+        readers = frame[frame['POSIX_READS'] > 0]
+        if readers.empty:
+            return
+
+        creators = readers['file'].str.extract(_CREATOR)[0].astype(int)
+        other = (creators != readers['rank']).mean()
+        self.darshan_witness += (f'; {100 * other:.1f} % of the files read '
+                                 f'were created by another task')
+        if not self.variant.endswith('.node') or other == 1:
+            return
+
+        seen = (f'Darshan saw {100 * (1 - other):.1f} % of the files read by '
+                f'the task that created them (mdtest reads at twice the '
+                f'stride -N)')
+        if 'read' in self.cached:
+            self.note += f'; {seen}'
+        else:
+            self.note = f'{seen}: the read rate is a client cache figure'
+            self.demote_to_cache('read')

@@ -124,6 +124,15 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         '''The witness of ``variant`` on a short sample of its own, or None.'''
         return None
 
+    def darshan_command(self, variant):
+        '''The Darshan witness of ``variant`` on a short sample of its own
+        (:class:`microbench.witnessed.Witnessed`), or None.'''
+        return None
+
+    def darshan_settings(self):
+        '''The skeleton's ``darshan_flavour`` and ``darshan_candidates``.'''
+        return {'darshan_flavour': '', 'darshan_candidates': ''}
+
     def probe(self, variant):
         '''(command, reason): the variant is unsupported unless the command
         succeeds; or None.'''
@@ -163,6 +172,8 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         error, in the files of its last sample (or of its witness).'''
         if 'the witness' in failure:
             texts = [self.witness_text(variant, stderr=True)]
+        elif 'the Darshan witness' in failure:
+            texts = [self.witness_text(variant, stderr=True, kind='darshan')]
         else:
             texts = [self.last_text(name, variant)
                      for name in (self.stdout_file, samples.STDERR) if name]
@@ -216,6 +227,7 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
             'service_port': service[2],
             'server_start_s': getattr(self, 'server_start_s', 0),
             'client_timeout_s': getattr(self, 'client_timeout_s', 0),
+            **self.darshan_settings(),
         }
 
     @run_before('run')
@@ -247,7 +259,8 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
               for name, method in (('commands', self.variant_command),
                                    ('servers', self.server_command),
                                    ('prepares', self.prepare_command),
-                                   ('witnesses', self.witness_command))),
+                                   ('witnesses', self.witness_command),
+                                   ('darshans', self.darshan_command))),
             _by_variant('probes', {v: p[0] for v, p in probes.items() if p}),
             _by_variant('probe_reasons',
                         {v: p[1] for v, p in probes.items() if p}),
@@ -347,9 +360,10 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
     def witness_path(self, name):
         return os.path.join(self.stagedir, name)
 
-    def witness_text(self, variant, stderr=False):
-        '''What the witness of ``variant`` printed, '' if nothing.'''
-        name = f'witness-{"stderr-" if stderr else ""}{variant}.txt'
+    def witness_text(self, variant, stderr=False, kind='witness'):
+        '''What the witness (or ``darshan``, the Darshan witness) of
+        ``variant`` printed, '' if nothing.'''
+        name = f'{kind}-{"stderr-" if stderr else ""}{variant}.txt'
         try:
             return output.read(self.witness_path(name))
         except output.OutputError:

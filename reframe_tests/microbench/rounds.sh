@@ -29,6 +29,10 @@
 #   service_stop      stops every service (at exit)
 #   server_start_s    seconds a server gets to come up
 #   client_timeout_s  seconds a client gets (it runs under timeout itself)
+#   darshan_flavour   the Darshan runtime the witnesses need, mpi or nompi
+#                     (empty: no Darshan witness)
+#   darshan_candidates  libdarshan.so files or prefixes to try, in order,
+#                     before the one darshan-config on PATH names
 #
 # Declared between rounds_begin and rounds_run, by variant (associative
 # arrays, values expanded when declared):
@@ -39,6 +43,11 @@
 #                     the rounds; its standard output is kept in
 #                     witness-<variant>.txt, its standard error in
 #                     witness-stderr-<variant>.txt
+#   darshans          a command run once under the Darshan runtime
+#                     ($darshan_lib), on a short sample of its own, before
+#                     the rounds; standard output and error kept as for a
+#                     witness, darshan-<variant>.txt and
+#                     darshan-stderr-<variant>.txt
 #   probes            a command that must succeed, or the variant is
 #                     recorded as unsupported, saying probe_reasons[variant]
 # preflight (an array): commands that must succeed before any sample, or the
@@ -114,6 +123,47 @@ EOF
     printf '%s\n' "${found:-unknown: no mount of $1 is visible here (findmnt found none: a chroot?) and python3 is missing}"
 }
 
+# The Darshan runtime the witnesses preload, darshan_lib: the first candidate
+# of the wanted flavour (linked to MPI, or not), then darshan-config's;
+# darshan_why says why there is none
+find_darshan() {
+    darshan_lib=""
+    darshan_why=""
+    if [ -z "$darshan_flavour" ]; then
+        return 0
+    fi
+    local found=() candidate lib flavour
+    for candidate in $darshan_candidates; do
+        if [ -d "$candidate" ]; then
+            candidate=$candidate/lib/libdarshan.so
+        fi
+        found+=("$candidate")
+    done
+    if command -v darshan-config >/dev/null 2>&1; then
+        for candidate in $(darshan-config --dyn-ld-flags 2>/dev/null); do
+            case $candidate in
+                -L*) found+=("${candidate#-L}/libdarshan.so") ;;
+            esac
+        done
+    fi
+    for lib in "${found[@]}"; do
+        if [ ! -r "$lib" ]; then
+            continue
+        fi
+        flavour=nompi
+        if ldd "$lib" 2>/dev/null | grep -q 'libmpi'; then
+            flavour=mpi
+        fi
+        if [ "$flavour" = "$darshan_flavour" ]; then
+            darshan_lib=$lib
+            record darshan_runtime "$lib"
+            return 0
+        fi
+    done
+    darshan_why="no Darshan runtime ($darshan_flavour) among: ${found[*]:-none named, and no darshan-config on PATH}"
+    record darshan_runtime "none: $darshan_why"
+}
+
 make_scratch() {
     if ! mkdir -p "$scratch_root"; then
         record failed "mkdir -p $scratch_root failed"
@@ -175,6 +225,8 @@ rounds_begin() {
             exit 0
         fi
     done
+    # Whatever the job's environment preloads runs in every sample
+    record preload "${LD_PRELOAD:-none}"
     if [ -n "$version_command" ]; then
         record version "$(eval "$version_command" 2>&1 | tr -s '\n\t' '  ')"
     fi
@@ -182,6 +234,7 @@ rounds_begin() {
         make_scratch
     fi
     find_nodes
+    find_darshan
 }
 
 empty_scratch() {
@@ -232,7 +285,7 @@ probe_variant() {
 # The witness of $1 on a short sample of its own; a failed witness fails the
 # variant (its claim cannot be seen)
 run_witness() {
-    local variant=$1 rc
+    local variant=$1
     if [ -z "${witnesses[$variant]:-}" ] || skipped "$variant"; then
         return 0
     fi
@@ -241,14 +294,39 @@ run_witness() {
         return 0
     fi
     cmd=${witnesses[$variant]}
-    record witness "$variant: $cmd"
-    run "$cmd" > "witness-$variant.txt" 2> "witness-stderr-$variant.txt"
+    witness_sample "$variant" witness "the witness"
+}
+
+# Witness command $cmd of variant $1, recorded under $2, its output kept in
+# $2-<variant>.txt and $2-stderr-<variant>.txt; if it fails, $3 failed, and
+# so does the variant (its claim cannot be seen)
+witness_sample() {
+    local variant=$1 kind=$2 rc
+    record "$kind" "$variant: $cmd"
+    run "$cmd" > "$kind-$variant.txt" 2> "$kind-stderr-$variant.txt"
     rc=$?
     if [ $rc -ne 0 ]; then
-        record failed "$variant: the witness exited with code $rc: $cmd"
+        record failed "$variant: $3 exited with code $rc: $cmd"
         failed="$failed$variant "
     fi
     empty_scratch
+}
+
+# The Darshan witness of $1 on a short sample of its own, its logs in
+# darshan-<variant>/; without a runtime it is recorded as not run
+run_darshan() {
+    local variant=$1
+    if [ -z "${darshans[$variant]:-}" ] || skipped "$variant"; then
+        return 0
+    fi
+    if [ -z "$darshan_lib" ]; then
+        record darshan_missing "$variant: $darshan_why"
+        return 0
+    fi
+    rm -rf -- "darshan-$variant"
+    mkdir -p "darshan-$variant"
+    cmd=${darshans[$variant]}
+    witness_sample "$variant" darshan "the Darshan witness"
 }
 
 # Whether variant $1 failed or is unsupported
@@ -339,6 +417,7 @@ rounds_run() {
     done
     for variant in "${variants[@]}"; do
         run_witness "$variant"
+        run_darshan "$variant"
     done
     for variant in "${variants[@]}"; do
         record command "$variant: ${commands[$variant]}"

@@ -13,7 +13,7 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import run_after, sanity_function
 from reframe.core.exceptions import SanityError
 
-from microbench import limits
+from microbench import limits, witnessed
 from microbench.output import OutputError
 from microbench.recorded import Recorded, copy_shared
 from microbench.stats import Samples
@@ -124,6 +124,12 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
                                              f'{name}_cache', stat)
             )
 
+    def judge_darshan(self, frame, logs):
+        '''Hold the variant's claims against what Darshan saw on its
+        witness sample: ``frame``, the POSIX counters of every file of the
+        scratch directory (:func:`microbench.darshan.files`), and the logs;
+        raise :class:`SanityError` where a claim does not hold.'''
+
     def judge(self, runs, recs):
         '''What the tool's checks conclude from the runs (and the variant's
         records): cache figures, notes, witnesses; raise
@@ -151,6 +157,12 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
         rounds = self.rounds
         copy_shared(self, rounds)
         recs = rounds.variant_records(self.variant, self)
+        preload = rounds.records.get('preload', ['none'])[0]
+        if 'darshan' in preload:
+            raise SanityError(f'the job preloads {preload} into every '
+                              f'sample: the figures carry Darshan\'s cost '
+                              f'(unload its module; the suite runs Darshan '
+                              f'on a witness sample of its own)')
         self.command_line = ' '.join(recs.get('command', []))
         runs = rounds.runs(self.variant, self)
         for name, _ in self.figure_specs():
@@ -167,6 +179,8 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
             self.judge(runs, recs)
         except OutputError as err:
             raise SanityError(f'{self.display_name}: {err}') from None
+
+        witnessed.judge(self, recs)
 
         self.check_limits()
         self.sample_values = str(self.figure)

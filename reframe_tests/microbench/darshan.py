@@ -1,0 +1,289 @@
+'''Darshan: the witness of what a storage benchmark's processes really did.
+
+Darshan's runtime, preloaded into a program (``LD_PRELOAD``), counts every
+POSIX call the program makes on every file (bytes, access sizes,
+sequentiality, alignment, syncs) and writes one log per process when it ends
+(per MPI job for the MPI runtime).  Like strace it runs on a short sample of
+its own (:meth:`microbench.rounds.Rounds.darshan_command`), never on a sample
+that counts.  Its logs stay in the stage directory, ``darshan-<variant>/``.
+
+Logs are read with pydarshan (PyPI ``darshan``), in a child process: its C
+library aborts the process on some corrupted logs, which must fail the check,
+not ReFrame.  What is read is validated like every output of the suite: a
+log that cannot be read, a partial log, a module that ran out of memory, a
+negative counter, or no log at all is an :class:`OutputError`.
+'''
+
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+
+from microbench.output import OutputError
+
+#: The counters the checks read, summed over processes and files
+SUMMED = ('POSIX_OPENS', 'POSIX_STATS', 'POSIX_READS', 'POSIX_WRITES',
+          'POSIX_BYTES_READ', 'POSIX_BYTES_WRITTEN', 'POSIX_SEQ_WRITES',
+          'POSIX_CONSEC_WRITES', 'POSIX_SEQ_READS', 'POSIX_FILE_NOT_ALIGNED',
+          'POSIX_MEM_NOT_ALIGNED', 'POSIX_FSYNCS', 'POSIX_FDSYNCS')
+
+#: What Darshan writes where a counter could not be monitored
+UNMONITORED = -1
+
+
+def preload(log_dir, mpi=False, traced=False):
+    '''``env`` setting the job's Darshan runtime (``$darshan_lib``, found by
+    the job) for the program that follows it, its logs into ``log_dir``.
+    Only that program is preloaded: not the launcher, not a wrapper.
+    ``traced`` adds DXT (every access's offset, rank and host) and keeps
+    per-rank records of shared files.'''
+    env = ['env', 'LD_PRELOAD=$darshan_lib', f'DARSHAN_LOG_DIR_PATH={log_dir}',
+           'DARSHAN_MODMEM=256', 'DARSHAN_NAMEMEM=64']
+    if not mpi:
+        env.append('DARSHAN_ENABLE_NONMPI=1')
+
+    if traced:
+        env += ['DXT_ENABLE_IO_TRACE=1', 'DARSHAN_DISABLE_SHARED_REDUCTION=1']
+
+    return env
+
+
+def _dump(path):
+    '''One log as plain data (runs in the child process).'''
+    import darshan   # pydarshan: only the child process loads its C library
+
+    report = darshan.DarshanReport(path, read_all=True)
+    job = report.metadata['job']
+    data = {'path': path, 'exe': report.metadata.get('exe', ''),
+            'jobid': job['jobid'], 'nprocs': job['nprocs'],
+            'fork_parent': job.get('metadata', {}).get('fork_parent'),
+            'partial': sorted(m for m, info in report.modules.items()
+                              if info.get('partial_flag')),
+            'posix': [], 'dxt': []}
+    if 'POSIX' in report.records:
+        counters = report.records['POSIX'].to_df()['counters']
+        counters['file'] = counters['id'].map(report.name_records)
+        data['posix'] = counters.drop(columns='id').to_dict('records')
+
+    for rec in (report.records['DXT_POSIX'].to_df()
+                if 'DXT_POSIX' in report.records else []):
+        data['dxt'].append({
+            'rank': rec['rank'], 'hostname': rec['hostname'],
+            'file': report.name_records.get(rec['id'], str(rec['id'])),
+            'write': rec['write_segments'][['offset', 'length']].values
+                     .tolist(),
+            'read': rec['read_segments'][['offset', 'length']].values
+                    .tolist(),
+        })
+
+    return data
+
+
+#: What the child prints on its standard error before reading a log: its
+#: C library's error lines that follow are about that log
+_READING = '# reading '
+
+
+def _main(paths):
+    for path in paths:
+        print(f'{_READING}{path}', file=sys.stderr, flush=True)
+        print(json.dumps(_dump(path), default=int), flush=True)
+
+
+def read_logs(directory, timeout=300):
+    '''Every log of ``directory``, read by pydarshan in a child process:
+    a list of dicts (``exe``, ``jobid``, ``fork_parent``, ``posix`` rows,
+    ``dxt`` records).
+
+    :raises OutputError: if there is no log, a partial one, or one that
+        pydarshan cannot read.
+    '''
+    partial = glob.glob(os.path.join(directory, '*.darshan_partial'))
+    if partial:
+        raise OutputError(f'{partial[0]}: a partial Darshan log: the process '
+                          f'did not end cleanly, or Darshan could not finish '
+                          f'its log')
+
+    paths = sorted(glob.glob(os.path.join(directory, '*.darshan')))
+    if not paths:
+        raise OutputError(f'Darshan wrote no log in {directory} (a runtime '
+                          f'configured without --with-log-path-by-env='
+                          f'DARSHAN_LOG_DIR_PATH writes its logs elsewhere)')
+
+    # The package's parent is the child's path and directory: ``darshan``
+    # is pydarshan there, not this module
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        child = subprocess.run([sys.executable, '-m', __name__, *paths],
+                               capture_output=True, cwd=top,
+                               env={**os.environ, 'PYTHONPATH': top},
+                               timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise OutputError(f'pydarshan did not read the logs of {directory} '
+                          f'in {timeout} s') from None
+
+    out = child.stdout.decode('utf-8', errors='replace').splitlines()
+    said = [ln for ln in child.stderr.decode('utf-8', errors='replace')
+            .splitlines() if ln.strip()]
+    logs = [json.loads(line) for line in out if line.startswith('{')]
+    if child.returncode != 0 or len(logs) != len(paths):
+        failed = paths[min(len(logs), len(paths) - 1)]
+        said = [ln for ln in said if not ln.startswith(_READING)]
+        why = said[-1] if said else f'exit code {child.returncode}'
+        raise OutputError(f'{failed}: pydarshan could not read this Darshan '
+                          f'log ({why}): is it cut or corrupted?')
+
+    reading = directory
+    for line in said:
+        if line.startswith(_READING):
+            reading = line[len(_READING):]
+        elif line.startswith('Error'):
+            raise OutputError(f'{reading}: pydarshan: {line}: is it cut or '
+                              f'corrupted?')
+
+    for log in logs:
+        if log['partial']:
+            raise OutputError(f'{log["path"]}: Darshan ran out of memory for '
+                              f'{", ".join(log["partial"])}: its counters '
+                              f'are incomplete (raise DARSHAN_MODMEM)')
+
+    return logs
+
+
+def job_logs(logs):
+    '''The logs of the benchmark's own processes: without a parent that
+    forked them (fio's, which only lays out files), and without a process
+    that touched no file (a wrapper).'''
+    parents = {str(log['fork_parent']) for log in logs if log['fork_parent']}
+    return [log for log in logs if log['posix'] and (
+        log['fork_parent'] or str(log['jobid']) not in parents)]
+
+
+def files(logs, scratch):
+    '''POSIX counters of every (file, rank, process) below ``scratch``, a
+    :class:`pandas.DataFrame`.
+
+    :raises OutputError: if a counter the checks read is negative.
+    '''
+    prefix = scratch.rstrip('/') + '/'
+    rows = [{**row, 'log': log['path']} for log in job_logs(logs)
+            for row in log['posix'] if str(row['file']).startswith(prefix)]
+    frame = pd.DataFrame(rows, columns=['log', 'rank', 'file', *SUMMED,
+                                        'POSIX_MAX_BYTE_WRITTEN',
+                                        *ACCESS_COLUMNS])
+    for name in SUMMED:
+        bad = frame[frame[name] < 0]
+        if len(bad):
+            raise OutputError(f'{bad["log"].iloc[0]}: {name} of '
+                              f'{bad["file"].iloc[0]} is '
+                              f'{bad[name].iloc[0]}: not monitored or '
+                              f'corrupted')
+
+    return frame
+
+
+#: The four most common access sizes of a record, and their counts
+ACCESS_COLUMNS = tuple(f'POSIX_ACCESS{i}_{what}' for i in range(1, 5)
+                       for what in ('ACCESS', 'COUNT'))
+
+
+def access_sizes(frame):
+    '''{access size in bytes: accesses} over every record.'''
+    sizes = {}
+    for i in range(1, 5):
+        for size, count in zip(frame[f'POSIX_ACCESS{i}_ACCESS'],
+                               frame[f'POSIX_ACCESS{i}_COUNT']):
+            if count > 0:
+                sizes[int(size)] = sizes.get(int(size), 0) + int(count)
+
+    return sizes
+
+
+def overwrite_factors(frame):
+    '''{file: bytes written over the highest byte written + 1}, over every
+    process that wrote it (> 1: the file was written again).'''
+    by_file = frame.groupby('file').agg(
+        written=('POSIX_BYTES_WRITTEN', 'sum'),
+        extent=('POSIX_MAX_BYTE_WRITTEN', 'max'))
+    by_file = by_file[by_file['written'] > 0]
+    return {name: row.written / (row.extent + 1)
+            for name, row in by_file.iterrows()}
+
+
+#: Whose data a read got
+ORIGINS = ('same rank', 'same node', 'other node', 'unwritten')
+
+
+def read_origins(logs, scratch):
+    '''{origin: bytes read} below ``scratch``: whether each read (of a
+    DXT trace) got data the reading rank wrote itself, another rank of its
+    node, a rank of another node, or nobody in this run.
+
+    :raises OutputError: if the logs have no DXT trace of those files.
+    '''
+    prefix = scratch.rstrip('/') + '/'
+    traces = [rec for log in job_logs(logs) for rec in log['dxt']
+              if str(rec['file']).startswith(prefix)]
+    if not traces:
+        raise OutputError('the Darshan logs have no DXT trace of the scratch '
+                          'files (was DXT_ENABLE_IO_TRACE set?)')
+
+    origins = dict.fromkeys(ORIGINS, 0)
+    for name in {rec['file'] for rec in traces}:
+        mine = [rec for rec in traces if rec['file'] == name]
+        writes = sorted((off, length, rec['rank'], rec['hostname'])
+                        for rec in mine for off, length in rec['write'])
+        starts = np.array([w[0] for w in writes], dtype=np.int64)
+        for rec in mine:
+            for offset, length in rec['read']:
+                i = int(np.searchsorted(starts, offset, side='right')) - 1
+                if i < 0 or offset >= writes[i][0] + writes[i][1]:
+                    origin = 'unwritten'
+                elif writes[i][2] == rec['rank']:
+                    origin = 'same rank'
+                elif writes[i][3] == rec['hostname']:
+                    origin = 'same node'
+                else:
+                    origin = 'other node'
+
+                origins[origin] += length
+
+    return origins
+
+
+def summary(frame):
+    '''What the processes did, in a line (as Snyder's job summaries do):
+    files and processes, reads and writes, access sizes, sequentiality,
+    alignment, syncs.'''
+    total = frame[list(SUMMED)].sum()
+    sizes = access_sizes(frame)
+    ops = total['POSIX_READS'] + total['POSIX_WRITES']
+    common = ', '.join(f'{size} B x {count}' for size, count in
+                       sorted(sizes.items(), key=lambda kv: -kv[1])[:4])
+
+    def share(part, whole):
+        return f'{100 * part / whole:.1f} %' if whole else 'n/a'
+
+    return (f'{frame["file"].nunique()} files, '
+            f'{frame["log"].nunique()} logs, '
+            f'{frame["rank"].nunique()} ranks; '
+            f'{total["POSIX_WRITES"]} writes ({total["POSIX_BYTES_WRITTEN"]} '
+            f'B, {share(total["POSIX_SEQ_WRITES"], total["POSIX_WRITES"])} '
+            f'sequential, '
+            f'{share(total["POSIX_CONSEC_WRITES"], total["POSIX_WRITES"])} '
+            f'consecutive), {total["POSIX_READS"]} reads '
+            f'({total["POSIX_BYTES_READ"]} B); access sizes {common or "none"}'
+            f' ({share(sum(sizes.values()), ops)} of accesses); not aligned: '
+            f'{total["POSIX_FILE_NOT_ALIGNED"]} in file, '
+            f'{total["POSIX_MEM_NOT_ALIGNED"]} in memory; '
+            f'{total["POSIX_FSYNCS"]} fsync, {total["POSIX_FDSYNCS"]} '
+            f'fdatasync; {total["POSIX_OPENS"]} opens, '
+            f'{total["POSIX_STATS"]} stats')
+
+
+if __name__ == '__main__':
+    _main(sys.argv[1:])
