@@ -176,8 +176,7 @@ class FioRounds(Witnessed, Rounds):
     #: A system call the witness counts with strace, or None for no witness
     witness_syscall = None
 
-    #: variant -> whether the witness must see the call succeed (True: at
-    #: least once, False: never)
+    #: variant -> whether strace must see the call succeed (at least once)
     witness_expect = {}
 
     def fio_options(self, variant):
@@ -210,19 +209,17 @@ class FioRounds(Witnessed, Rounds):
 
     def darshan_argv(self, variant, preload):
         # Darshan sees POSIX calls, not Linux AIO (io_submit): its sample
-        # writes the same blocks at the same offsets with pwrite().  A
-        # variant meant to overwrite runs its full runtime, to wrap.
+        # writes the same blocks at the same offsets with pwrite().  One
+        # Darshan per job: fio's threads share one, which lost a thread's
+        # writes here (7 % of 16 threads' bytes).  A variant meant to
+        # overwrite runs its full runtime, to wrap.
         options = {**self.fio_options(variant),
                    'name': f'{self.unique_name}_darshan',
                    'output-format': 'json'}
         if options.get('ioengine') == 'libaio':
-            options['ioengine'] = 'psync'
-            options.pop('iodepth', None)
+            options.update(ioengine='psync', iodepth=1)
 
-        # One Darshan instance per job: fio's threads share one, which lost
-        # a thread's writes here (7 % of the bytes of 16 threads)
         options.pop('thread', None)
-
         if variant not in self.overwrite_variants:
             options['runtime'] = self.witness_runtime_s
 
