@@ -1,9 +1,9 @@
 '''Launch and parse code shared by every check of the suite.
 
 One module per tool (``fio``, ``strace``, ``darshan``, ``ior``, ``mdtest``,
-``osu``, ``fabtests``, ``elbencho``, ``lustre``): its command lines, its pure output
-parser, how to read one sample (``read_sample``), and the ReFrame base
-classes of its checks.  Under them, one module per concern:
+``osu``, ``fabtests``, ``elbencho``, ``lustre``): its command lines, its pure
+output parser, how to read one sample (``read_sample``), and the ReFrame
+base classes of its checks.  Under them, one module per concern:
 
 - ``rounds`` and ``rounds.sh``: the rounds fixture, one job measuring every
   variant of a pitfall round-robin (its shell skeleton); ``mpi``: the rounds

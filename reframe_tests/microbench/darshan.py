@@ -5,7 +5,7 @@ POSIX call the program makes on every file (bytes, access sizes,
 sequentiality, alignment, syncs) and writes one log per process when it ends
 (per MPI job for the MPI runtime).  Like strace it runs on a short sample of
 its own (:meth:`microbench.rounds.Rounds.darshan_command`), never on a sample
-that counts.  Its logs stay in the stage directory, ``darshan-<variant>/``.
+that counts.  Its logs go to ``darshan-<variant>/`` of the stage directory.
 
 Logs are read with pydarshan (PyPI ``darshan``), in a child process: its C
 library aborts the process on some corrupted logs, which must fail the check,
@@ -30,10 +30,6 @@ SUMMED = ('POSIX_OPENS', 'POSIX_STATS', 'POSIX_READS', 'POSIX_WRITES',
           'POSIX_BYTES_READ', 'POSIX_BYTES_WRITTEN', 'POSIX_SEQ_WRITES',
           'POSIX_CONSEC_WRITES', 'POSIX_SEQ_READS', 'POSIX_FILE_NOT_ALIGNED',
           'POSIX_MEM_NOT_ALIGNED', 'POSIX_FSYNCS', 'POSIX_FDSYNCS')
-
-#: What Darshan writes where a counter could not be monitored
-UNMONITORED = -1
-
 
 def preload(log_dir, mpi=False, traced=False):
     '''``env`` setting the job's Darshan runtime (``$darshan_lib``, found by
@@ -163,15 +159,22 @@ def job_logs(logs):
         log['fork_parent'] or str(log['jobid']) not in parents)]
 
 
+def _of_scratch(logs, kind, scratch):
+    '''(log, record) of every ``kind`` record (``posix``, ``dxt``) of the
+    benchmark's processes about a file below ``scratch``.'''
+    prefix = scratch.rstrip('/') + '/'
+    return [(log, rec) for log in job_logs(logs) for rec in log[kind]
+            if str(rec['file']).startswith(prefix)]
+
+
 def files(logs, scratch):
     '''POSIX counters of every (file, rank, process) below ``scratch``, a
     :class:`pandas.DataFrame`.
 
     :raises OutputError: if a counter the checks read is negative.
     '''
-    prefix = scratch.rstrip('/') + '/'
-    rows = [{**row, 'log': log['path']} for log in job_logs(logs)
-            for row in log['posix'] if str(row['file']).startswith(prefix)]
+    rows = [{**row, 'log': log['path']}
+            for log, row in _of_scratch(logs, 'posix', scratch)]
     frame = pd.DataFrame(rows, columns=['log', 'rank', 'file', *SUMMED,
                                         'POSIX_MAX_BYTE_WRITTEN',
                                         *ACCESS_COLUMNS])
@@ -225,9 +228,7 @@ def read_origins(logs, scratch):
 
     :raises OutputError: if the logs have no DXT trace of those files.
     '''
-    prefix = scratch.rstrip('/') + '/'
-    traces = [rec for log in job_logs(logs) for rec in log['dxt']
-              if str(rec['file']).startswith(prefix)]
+    traces = [rec for _, rec in _of_scratch(logs, 'dxt', scratch)]
     if not traces:
         raise OutputError('the Darshan logs have no DXT trace of the scratch '
                           'files (was DXT_ENABLE_IO_TRACE set?)')

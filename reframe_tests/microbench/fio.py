@@ -329,7 +329,7 @@ class FioVariantCheck(VariantCheck):
 
     def judge_darshan(self, frame, logs):
         rounds = self.rounds
-        run = parse(rounds.darshan_text(self.variant))
+        run = parse(rounds.witness_text(self.variant, kind='darshan'))
         total = frame[list(darshan.SUMMED)].sum()
         written = int(total['POSIX_BYTES_WRITTEN'])
         if abs(written - run.io_bytes['write']) > 0.01 * run.io_bytes['write']:

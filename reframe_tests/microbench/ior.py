@@ -301,12 +301,8 @@ class IorVariantCheck(VariantCheck):
         if not self.reads_other_nodes() or not local:
             return
 
-        seen = (f'Darshan saw {100 * local:.1f} % of the bytes read come from '
-                f'data written on the reading node, not another')
-        if 'read' in self.cached:
-            self.note += f'; {seen}'
-        else:
-            self.note = (f'{seen}: the read figure is a cache figure, not '
-                         f'storage')
-            self.demote_to_cache('read')
-            self.measures = 'page cache'
+        self.demote_seen('read', f'Darshan saw {100 * local:.1f} % of the '
+                         f'bytes read come from data written on the reading '
+                         f'node, not another', 'the read figure is a cache '
+                         'figure, not storage')
+        self.measures = 'page cache'

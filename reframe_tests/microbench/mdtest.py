@@ -217,9 +217,8 @@ class MdtestVariantCheck(VariantCheck):
 
     def judge_darshan(self, frame, logs):
         items = self.rounds.witness_items
-        per_rank = frame.groupby('rank').agg(
-            files=('file', 'nunique'), opens=('POSIX_OPENS', 'sum'),
-            stats=('POSIX_STATS', 'sum'))
+        per_rank = frame.groupby('rank').agg(opens=('POSIX_OPENS', 'sum'),
+                                             stats=('POSIX_STATS', 'sum'))
         for rank, row in per_rank.iterrows():
             if row.opens != OPENS_PER_ITEM * items or (
                     row.stats and row.stats != items):
@@ -244,11 +243,7 @@ class MdtestVariantCheck(VariantCheck):
         if not self.variant.endswith('.node') or other == 1:
             return
 
-        seen = (f'Darshan saw {100 * (1 - other):.1f} % of the files read by '
-                f'the task that created them (mdtest reads at twice the '
-                f'stride -N)')
-        if 'read' in self.cached:
-            self.note += f'; {seen}'
-        else:
-            self.note = f'{seen}: the read rate is a client cache figure'
-            self.demote_to_cache('read')
+        self.demote_seen('read', f'Darshan saw {100 * (1 - other):.1f} % of '
+                         f'the files read by the task that created them '
+                         f'(mdtest reads at twice the stride -N)',
+                         'the read rate is a client cache figure')

@@ -124,6 +124,16 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
                                              f'{name}_cache', stat)
             )
 
+    def demote_seen(self, name, seen, consequence):
+        '''Report figure ``name`` as a cache figure because a witness saw
+        ``seen`` (the note says so, and ``consequence``); if it already is
+        one, the note adds what the witness saw.'''
+        if name in self.cached:
+            self.note += f'; {seen}'
+        else:
+            self.note = f'{seen}: {consequence}'
+            self.demote_to_cache(name)
+
     def judge_darshan(self, frame, logs):
         '''Hold the variant's claims against what Darshan saw on its
         witness sample: ``frame``, the POSIX counters of every file of the

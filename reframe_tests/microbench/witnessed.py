@@ -2,8 +2,8 @@
 
 A storage rounds fixture (fio, IOR, mdtest, elbencho, Lustre) runs every
 variant once more, before the rounds, under the Darshan runtime: a short
-sample of its own whose logs (``darshan-<variant>/`` in the stage directory)
-say what the benchmark's processes really did.  The measured samples never
+sample of its own whose logs (``darshan-<variant>/``, kept in the output
+directory) say what the benchmark's processes really did.  The measured samples never
 run under it.  Its variant checks then hold the variant's claims against
 Darshan's counters (:meth:`judge_darshan` of each tool's check) and record
 what Darshan saw (``darshan_witness``, ``darshan_logs``).  Where no runtime
@@ -14,10 +14,10 @@ import os
 
 import reframe as rfm
 import reframe.utility.typecheck as typ
-from reframe.core.builtins import variable
+from reframe.core.builtins import run_after, variable
 from reframe.core.exceptions import SanityError
 
-from microbench import darshan, output
+from microbench import darshan
 from microbench.output import OutputError
 
 #: The value of the ``darshan`` variable that turns the witness off
@@ -52,6 +52,17 @@ class Witnessed(rfm.RegressionTestPlugin):
         prefix that preloads Darshan into the benchmark only.'''
         raise NotImplementedError
 
+    @run_after('init')
+    def keep_darshan_logs(self):
+        # ReFrame removes the stage directory of a test that passed: the
+        # witness's logs and output are kept in its output directory
+        self.keep_files = [*self.keep_files, 'darshan-*']
+
+    def kept_path(self, path):
+        '''Where ``path`` of the stage directory is kept after the run.'''
+        return os.path.join(self.outputdir,
+                            os.path.relpath(path, self.stagedir))
+
     def darshan_wanted(self):
         return OFF not in self.darshan
 
@@ -77,14 +88,6 @@ class Witnessed(rfm.RegressionTestPlugin):
         return self.darshan_argv(variant, darshan.preload(
             self.darshan_log_dir(variant), self.darshan_mpi,
             self.darshan_traced))
-
-    def darshan_text(self, variant):
-        '''What the Darshan witness of ``variant`` printed.
-
-        :raises OutputError: if it printed nothing.
-        '''
-        return output.read(os.path.join(self.stagedir,
-                                        f'darshan-{variant}.txt'))
 
 
 def judge(check, recs):
@@ -116,7 +119,8 @@ def judge(check, recs):
             raise OutputError(f'no process touched a file of the scratch '
                               f'directory {rounds.scratch}')
 
-        check.darshan_logs = ' '.join(sorted(set(frame['log'])))
+        check.darshan_logs = ' '.join(rounds.kept_path(log)
+                                      for log in sorted(set(frame['log'])))
         check.darshan_witness = darshan.summary(frame)
         check.judge_darshan(frame, logs)
     except OutputError as err:
