@@ -10,7 +10,8 @@ dictionary (ReFrame's ``systems`` entry) and, if it needs any, a list of
 ``environments``.  This file merges them and adds what every system shares:
 logging (perflogs under ``perflogs/``), results storage, the modes, and a
 ``spack`` programming environment for every partition with a Spack
-environment in spack_envs/<system>/<partition> (its view on PATH).
+environment in spack_envs/<system>/<partition> (its view on PATH), and to
+every Slurm partition the pending reasons that cancel a job.
 ``local.py`` is the embedded default: its hostname pattern matches any machine,
 so it is tried last.
 '''
@@ -100,8 +101,34 @@ def _spack_environments(systems):
     return environments
 
 
+#: Pending reasons of a Slurm job that waiting does not cure: ReFrame
+#: cancels the job and fails the check saying the reason.  Its default is
+#: ReqNodeNotAvail alone, and a job over the partition's MaxTime, or whose
+#: nodes are all drained (squeue: "Nodes required for job are DOWN, DRAINED
+#: or reserved ..."; ReFrame compares what precedes the first comma), would
+#: wait for ever (seen on slurm_testbed)
+SLURM_CANCEL_REASONS = [
+    'Nodes required for job are DOWN',
+    'ReqNodeNotAvail', 'PartitionTimeLimit', 'PartitionNodeLimit',
+    'PartitionDown', 'PartitionInactive', 'BadConstraints',
+    'QOSMaxWallDurationPerJobLimit', 'InvalidAccount', 'InvalidQOS',
+]
+
+
+def _slurm_defaults(systems):
+    '''Every Slurm partition cancels the jobs no wait will start, unless
+    its system file says otherwise.'''
+    for system in systems:
+        for part in system['partitions']:
+            if part['scheduler'] in ('slurm', 'squeue'):
+                part.setdefault('sched_options', {}).setdefault(
+                    'slurm_job_cancel_reasons', list(SLURM_CANCEL_REASONS))
+
+    return systems
+
+
 _modules = _system_modules()
-_systems = [m.system for m in _modules]
+_systems = _slurm_defaults([m.system for m in _modules])
 
 site_configuration = {
     'systems': _systems,

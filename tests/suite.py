@@ -38,9 +38,14 @@ def partitions():
             for p in s['partitions']}
 
 
+#: Systems that are this machine: the embedded default and the Slurm test
+#: cluster of ci/slurm_testbed.sh; no fixed references, gap directions only
+THIS_MACHINE = ('local', 'slurm_testbed')
+
+
 def facility_partitions():
     return {name: p for name, p in partitions().items()
-            if not name.startswith('local:')}
+            if name.split(':')[0] not in THIS_MACHINE}
 
 
 def _defined_classes(bases):

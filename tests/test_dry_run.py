@@ -23,7 +23,7 @@ LAUNCH = {
         'fio': 'srun fio',
         'osu': 'srun --nodes=2 --ntasks=2 --ntasks-per-node=1 osu_bw',
         'ranks': 'srun --nodes=2 --ntasks=4 --ntasks-per-node=2',
-        'server': 'srun --nodes=1 --ntasks=1 --nodelist=$server_node',
+        'server': 'srun --nodes=1 --ntasks=1 --overlap --nodelist=$server_node',
         'bound': '--cpu-bind=cores', 'unbound': '--cpu-bind=none',
     },
     'mpirun': {     # Open MPI (pbs_cluster: extras.mpi = openmpi)

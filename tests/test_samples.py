@@ -89,8 +89,10 @@ def test_the_record_fields_are_one_list():
         'check_witness', 'check_note', 'check_spack_env', 'check_spack_spec',
         # Added with the Darshan witnesses, at the end
         'check_darshan_witness', 'check_darshan_logs',
+        # Added with the Slurm test cluster, at the end
+        'check_job_id',
     ]
     assert fields.SHARED == ('samples', 'tool', 'tool_version', 'node',
                              'scratch', 'scratch_fstype',
                              'scratch_mount_options', 'spack_env',
-                             'spack_spec')
+                             'spack_spec', 'job_id')

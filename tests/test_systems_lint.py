@@ -153,14 +153,39 @@ def test_reference_figures_exist_and_units_match():
                     assert upper is None or upper >= 0, where
 
 
-def test_local_checks_only_gap_directions():
+@pytest.mark.parametrize('part', sorted(
+    name for name in PARTITIONS if name.split(':')[0] in suite.THIS_MACHINE))
+def test_this_machine_checks_only_gap_directions(part):
     for name, cls, entry in _entries():
-        local = _by_partition(cls, entry).get('local:default', {})
+        local = _by_partition(cls, entry).get(part, {})
         if issubclass(cls, suite.VariantCheck):
-            assert not local, f'{name}: no fixed references on local'
+            assert not local, f'{name}: no fixed references on {part}'
 
         for figs in local.values():
             for fig, ref in figs.items():
                 assert ref[:3] in ([1.0, 0, None], [1.0, None, 0]), (
-                    f'{name}: local {fig} must be a direction (> 1 or < 1)'
+                    f'{name}: {part} {fig} must be a direction (> 1 or < 1)'
                 )
+
+
+def test_the_test_cluster_checks_what_the_local_default_checks():
+    '''The same machine: the same directions, except OSU's (over TCP
+    between namespaces the hot-buffer effect goes either way).'''
+    for name, cls, entry in _entries():
+        by_part = _by_partition(cls, entry)
+        local = None if name.startswith('osu_') else by_part.get(
+            'local:default')
+        for part in suite.valid_partitions(cls):
+            if part.startswith('slurm_testbed:'):
+                assert by_part.get(part) == local, f'{name} on {part}'
+
+
+@pytest.mark.parametrize('name', sorted(
+    name for name, part in PARTITIONS.items()
+    if part['scheduler'] in ('slurm', 'squeue')))
+def test_slurm_cancels_jobs_no_wait_starts(name):
+    '''A job whose nodes are all drained, or over the partition's MaxTime,
+    fails saying why instead of pending for ever (seen on slurm_testbed).'''
+    reasons = PARTITIONS[name]['sched_options']['slurm_job_cancel_reasons']
+    assert {'Nodes required for job are DOWN', 'PartitionTimeLimit',
+            'ReqNodeNotAvail'} <= set(reasons)

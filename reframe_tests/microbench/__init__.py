@@ -17,7 +17,8 @@ base classes of its checks.  Under them, one module per concern:
   ``records``: what a job recorded about itself;
 - ``where``: which partitions a check runs on, by feature; ``limits``:
   physical ceilings and floors of a partition; ``launchers``: how each
-  launcher places and binds processes; ``spack``: which Spack build ran;
+  launcher places and binds processes, and what a scheduler tells of a
+  job (its nodes, how it ended); ``spack``: which Spack build ran;
   ``perflog``: perflogs as pandas data frames.
 
 Nothing here knows about a specific system.

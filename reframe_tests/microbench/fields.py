@@ -23,7 +23,8 @@ FIELDS = {
                                       'order'),
     'tool': (str, '', True, 'the benchmark'),
     'tool_version': (str, '', True, 'its version, as it reports it'),
-    'node': (str, '', True, 'the node(s) it ran on'),
+    'node': (str, '', True, 'the nodes of the job that measured it, '
+                            'comma-separated'),
     'scratch': (str, '', True, 'the scratch directory'),
     'scratch_fstype': (str, '', True, 'its file system type'),
     'scratch_mount_options': (str, '', True, 'its mount options (or '
@@ -43,6 +44,8 @@ FIELDS = {
                                         "variant's witness sample (or why "
                                         'it did not run)'),
     'darshan_logs': (str, '', False, 'the Darshan logs of that sample'),
+    'job_id': (str, '', True, "the workload manager's id of the job that "
+                              'measured it (empty on the local scheduler)'),
 }
 
 #: The fields a variant check takes from its rounds job, and a gap check

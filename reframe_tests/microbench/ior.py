@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import darshan, samples, where
+from microbench import darshan, mpi, samples, where
 from microbench.mpi import MpiRounds
 from microbench.output import OutputError, load_json, member, number, once
 from microbench.rounds import SCRATCH
@@ -265,12 +265,11 @@ class IorVariantCheck(VariantCheck):
                              f'{self.rounds.tool_version}')
         self.nodes = runs[0].nodes
         self.cached.update(self.cache_figures())
-        if (self.reads_other_nodes() and self.nodes == 1
-                and 'read' not in self.cached):
-            self.note = (f'all {runs[0].tasks} tasks ran on one node: a task '
-                         f'reordering (-C) reads back what the same node '
-                         f'wrote, from its page cache, so the read figure '
-                         f'is a cache figure, not storage')
+        shared = mpi.shared_cache(self.rounds, self.nodes, runs[0].tasks)
+        if self.reads_other_nodes() and shared and 'read' not in self.cached:
+            self.note = (f'{shared}: a task reordering (-C) reads back what '
+                         f'the same kernel wrote, from its page cache, so '
+                         f'the read figure is a cache figure, not storage')
             self.demote_to_cache('read')
 
         self.measures = 'page cache' if 'read' in self.cached else 'storage'

@@ -7,8 +7,12 @@ spellings differ per launcher and, for ``mpirun``/``mpiexec``, per MPI.  The
 (ReFrame's ``alps``), ``openmpi`` or ``hydra`` (ReFrame's ``mpirun`` or
 ``mpiexec``, with the partition's ``extras.mpi`` set to ``openmpi`` or
 ``mpich``), or ``local`` (no launcher: processes start directly, bound with
-``taskset``).
+``taskset``).  And what each scheduler tells of a job: its nodes, how it
+ended.
 '''
+
+import re
+import subprocess
 
 _FLAVOURS = {'srun': 'srun', 'alps': 'aprun', 'local': 'local'}
 _MPI_FLAVOURS = {'openmpi': 'openmpi', 'mpich': 'hydra'}
@@ -24,9 +28,11 @@ BINDING = {
 }
 
 #: flavour -> command prefix starting one process on the node named by the
-#: shell variable ``{node}`` (aprun wants the numeric node id of a nidNNNNN)
+#: shell variable ``{node}`` (aprun wants the numeric node id of a nidNNNNN;
+#: a Slurm step takes every CPU of its node unless it may ``--overlap``: a
+#: server and its client on one node would otherwise wait for each other)
 ON_NODE = {
-    'srun': 'srun --nodes=1 --ntasks=1 --nodelist=${node}',
+    'srun': 'srun --nodes=1 --ntasks=1 --overlap --nodelist=${node}',
     'openmpi': 'mpirun -np 1 --host ${node}',
     'hydra': 'mpiexec -n 1 -hosts ${node}',
     'aprun': 'aprun -n 1 -L $((10#${{{node}#nid}}))',
@@ -94,3 +100,37 @@ def nodes_command(scheduler):
     except KeyError:
         raise ValueError(f'no way to list the nodes of a {scheduler!r} '
                          f'job') from None
+
+
+def slurm_state(jobid):
+    '''"STATE (reason R, exit code C)" of a Slurm job, None where Slurm
+    does not know it (any more).'''
+    try:
+        shown = subprocess.run(['scontrol', '-o', 'show', 'job', str(jobid)],
+                               capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+    found = dict(re.findall(r'\b(JobState|Reason|ExitCode)=(\S+)',
+                            shown.stdout))
+    if 'JobState' not in found:
+        return None
+
+    return (f'{found["JobState"]} (reason {found.get("Reason")}, exit code '
+            f'{found.get("ExitCode")})')
+
+
+def job_end(job):
+    '''How a ReFrame job ended, as its scheduler tells: Slurm says TIMEOUT
+    after the time limit, CANCELLED after scancel, NODE_FAIL, ...'''
+    scheduler, state = job.scheduler.registered_name, job.state
+    if scheduler in ('slurm', 'squeue'):
+        # squeue forgets a job that ended, and ReFrame's squeue backend then
+        # calls it COMPLETED whatever ended it: scontrol still knows
+        scheduler, state = 'Slurm', slurm_state(job.jobid) or state
+
+    if state in (None, 'COMPLETED', 'SUCCESS'):
+        return f'killed or timed out? ({scheduler} says {state or "nothing"})'
+
+    limit = f', time limit {job.time_limit:g} s' if job.time_limit else ''
+    return f'{scheduler} says {state} (job {job.jobid}{limit})'

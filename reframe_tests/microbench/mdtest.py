@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import where
+from microbench import mpi, where
 from microbench.mpi import MpiRounds
 from microbench.output import OutputError, lines, number, once, reject_errors
 from microbench.rounds import SCRATCH
@@ -206,11 +206,11 @@ class MdtestVariantCheck(VariantCheck):
                              f'{self.rounds.tool_version}')
         strided = self.variant.endswith('.node')
         self.measures = 'storage' if strided else 'client cache'
-        if strided and runs[0].nodes == 1:
-            self.note = (f'all {runs[0].tasks} tasks ran on one node: the '
-                         f'stride (-N) hands a task files the same node '
-                         f'created, so stat and read rates come from its '
-                         f'client cache')
+        shared = mpi.shared_cache(self.rounds, runs[0].nodes, runs[0].tasks)
+        if strided and shared:
+            self.note = (f'{shared}: the stride (-N) hands a task files the '
+                         f'same kernel created, so stat and read rates come '
+                         f'from its client cache')
             self.measures = 'client cache'
             for name in self.cache_prone:
                 self.demote_to_cache(name)

@@ -43,7 +43,28 @@ class MpiRounds(Rounds):
                                           per_node or self.tasks_per_node),
                          *argv])
 
+    def facts(self):
+        # A node is a kernel: "nodes" that share one (containers, namespaces,
+        # the Slurm test cluster) share one page cache too
+        return {'kernels': self.ranks('cat /proc/sys/kernel/random/boot_id',
+                                      per_node=1) + ' | sort -u | wc -l'}
+
     @run_after('setup')
     def set_tasks(self):
         self.num_tasks = self.nodes() * self.tasks_per_node
         self.num_tasks_per_node = self.tasks_per_node
+
+
+def shared_cache(rounds, nodes, tasks):
+    '''Why the ranks of ``rounds`` read what their own kernel's page cache
+    holds, whatever their stride: every task on one node, or the job's nodes
+    sharing one kernel (one boot id); None where they do not.'''
+    if nodes == 1:
+        return f'all {tasks} tasks ran on one node'
+
+    kernels = rounds.records.get('kernels', [''])[0].strip()
+    if kernels == '1':
+        return (f"the job's {nodes} nodes share one kernel (one boot id), "
+                f'so one page cache')
+
+    return None

@@ -19,7 +19,7 @@ from reframe.core.builtins import run_after, run_before, sanity_function
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import output, records, samples, spack
+from microbench import launchers, output, records, samples, spack
 from microbench.recorded import Recorded
 
 #: The job's private scratch directory, as the variant commands name it
@@ -192,8 +192,10 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
                 'scratch', os.path.join(self.stagedir, 'scratch')
             )
 
-        self.time_limit = (len(self.variants) * self.samples
-                           * self.expected_seconds() + 300)
+        # -S time_limit=... (or -S CHECK_rounds.time_limit=...) wins
+        if self.time_limit is None:
+            self.time_limit = (len(self.variants) * self.samples
+                               * self.expected_seconds() + 300)
 
     def launcher(self):
         '''The partition's launcher of the benchmark's processes.'''
@@ -220,6 +222,8 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
             'job_name': self.unique_name,
             'nodes_command': self.nodes_command() or '',
             'address_suffix': self.address_suffix(),
+            'job_nodes_command': launchers.NODES.get(
+                self.current_partition.scheduler.registered_name, ''),
             'samples': self.samples,
             'stdout_file': self.stdout_file or '',
             'witness_tool': self.witness_tool or '',
@@ -279,6 +283,10 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         self.records = records.parse(self.read_job_file(self.job.stdout))
         recs = self.records
         self.node = ','.join(recs.get('node', []))
+        if recs.get('nodes'):
+            self.node = ','.join(recs['nodes'][0].split())
+
+        self.job_id = ' '.join(recs.get('job_id', []))
         if 'missing' in recs:
             self.skip(f'{recs["missing"][0]} not found on PATH '
                       f'on {self.node or "the node"}')
@@ -292,8 +300,8 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
                               f'(see {self.job.stdout}, {self.job.stderr})')
 
         if 'end' not in recs:
-            raise SanityError('the job ended before its last round '
-                              '(killed or timed out?)')
+            raise SanityError(f'the job ended before its last round: '
+                              f'{launchers.job_end(self.job)}')
 
         self.tool_version = ' '.join(recs.get('version', []))
         self.spack_env, self.spack_spec = spack.record(

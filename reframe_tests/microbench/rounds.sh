@@ -18,6 +18,8 @@
 #   nodes_command     prints the job's nodes, one per line (empty: this node
 #                     only, and a server is reached over loopback)
 #   address_suffix    appended to the server node's name to reach it
+#   job_nodes_command prints every node of the job, for the records (empty:
+#                     the nodes above)
 #   samples           rounds
 #   variants          array: the variants of every round, in order
 #   outputs           array: files a sample writes in the stage directory;
@@ -234,6 +236,17 @@ rounds_begin() {
         make_scratch
     fi
     find_nodes
+    # The workload manager's job id (none on the local scheduler) and every
+    # node of the job
+    job_id=${SLURM_JOB_ID:-${PBS_JOBID:-${COBALT_JOBID:-${FLUX_JOB_ID:-}}}}
+    if [ -n "$job_id" ]; then
+        record job_id "$job_id"
+    fi
+    local all=""
+    if [ -n "$job_nodes_command" ]; then
+        all=$(eval "$job_nodes_command" 2>/dev/null | sort -u | paste -sd ' ')
+    fi
+    record nodes "${all:-${nodes[*]}}"
     find_darshan
 }
 
