@@ -44,9 +44,9 @@ LONG_RUN = ['-n', 'fio_time_based_overwrite%file=small', '-S', 'samples=1',
             '-S', 'fio_time_based_overwrite_rounds.small_file_size=64m']
 
 
-def cluster(*args, env=None):
+def cluster(*args):
     return subprocess.run([TESTBED, *args], capture_output=True, text=True,
-                          timeout=300, env={**os.environ, **(env or {})})
+                          timeout=300)
 
 
 def left_behind(pattern=r'(^|/)fio |fi_msg_|osu_|(^|/)ior |mdtest'):
