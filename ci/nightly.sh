@@ -12,7 +12,9 @@
 # MICROBENCH_RESULTS (default $HOME/microbench-results) keeps, across nights:
 #   perflogs/      one '|'-separated file per check and partition (pandas)
 #   results.db     ReFrame's results storage (--performance-compare)
-#   reports/       the JSON report of every run and the night's comparison
+#   reports/       the JSON report of every run, the night's comparison
+#                  (compare-*.txt, compare-*.json) and its HTML report with
+#                  plots (report-*/report.html; latest -> the last one)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 system=${1:?usage: ci/nightly.sh SYSTEM[:PARTITION] [reframe options]}
@@ -40,9 +42,25 @@ export RFM_SQLITE_DB_FILE=$results/results.db
     --report-file "$results/reports/run-$stamp.json" "$@"
 status=$?
 
-# Did the machine get faster or slower?  The last day against the week
-# before it, median of every figure per check, partition and environment.
-.venv/bin/reframe --performance-compare='now-1d:now/now-8d:now-1d/median:/' \
+# Did the machine get faster or slower?  The last night against the nights
+# before it (microbench compare --last: one night's samples against the
+# pooled samples of the window, a rank test and the figure's band), then
+# the report with its plots.  A regression fails the night.
+.venv/bin/microbench compare --last --window "${MICROBENCH_WINDOW:-7}" \
+    --json "$results/reports/compare-$stamp.json" \
     | tee "$results/reports/compare-$stamp.txt"
+verdict=${PIPESTATUS[0]}
+verdicts=()
+if [ -s "$results/reports/compare-$stamp.json" ]; then
+    verdicts=(--verdicts "$results/reports/compare-$stamp.json")
+fi
+.venv/bin/microbench report -o "$results/reports/report-$stamp" "${verdicts[@]}"
+ln -sfn "report-$stamp" "$results/reports/latest"
 
-exit $status
+# The run's own failures first; then a regression (1); a comparison that
+# could not be made (2, e.g. the first night) does not fail the night
+if [ "$status" -ne 0 ]; then
+    exit "$status"
+fi
+[ "$verdict" -eq 1 ] && exit 1
+exit 0

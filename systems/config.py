@@ -12,6 +12,8 @@ logging (perflogs under ``perflogs/``), results storage, the modes, and a
 ``spack`` programming environment for every partition with a Spack
 environment in spack_envs/<system>/<partition> (its view on PATH), and to
 every Slurm partition the pending reasons that cancel a job.
+Where the user has references of their own (``microbench baseline``,
+microbench/references.py), the checks read them laid over the committed ones.
 ``local.py`` is the embedded default: its hostname pattern matches any machine,
 so it is tried last.
 '''
@@ -21,7 +23,7 @@ import os
 
 import yaml
 
-from microbench import fields
+from microbench import fields, references
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -128,6 +130,13 @@ def _slurm_defaults(systems):
 
 
 _modules = _system_modules()
+
+# A user's own references (microbench baseline on a machine without a
+# facility entry), laid over the committed ones.  ReFrame 4.10.4 reads
+# ``reference_prefix`` from its command line or environment only (its
+# configuration schema lacks it); an explicit RFM_REFERENCE_PREFIX wins.
+if (_user_refs := references.merged()):
+    os.environ.setdefault('RFM_REFERENCE_PREFIX', _user_refs)
 _systems = _slurm_defaults([m.system for m in _modules])
 
 site_configuration = {

@@ -136,6 +136,10 @@ def variants(cls):
     return {tuple(variant.split('.')) for variant in rounds.variants}
 
 
+#: A user references file that does not exist
+NO_USER_REFERENCES = '/nonexistent/microbench/references.yaml'
+
+
 def reframe(*args, env=None, cwd=None, config=True, timeout=900):
     '''Run ReFrame on the suite; return the completed process.'''
     environ = dict(os.environ)
@@ -143,6 +147,8 @@ def reframe(*args, env=None, cwd=None, config=True, timeout=900):
     if config:
         environ['RFM_CONFIG_FILES'] = CONFIG
 
+    # No user references of this machine's user: a test gives its own
+    environ['MICROBENCH_REFERENCES'] = NO_USER_REFERENCES
     environ.update(env or {})
     return subprocess.run([REFRAME, '-c', CHECKS_DIR, *args],
                           env=environ, cwd=cwd or ROOT, timeout=timeout,

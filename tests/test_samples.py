@@ -91,8 +91,10 @@ def test_the_record_fields_are_one_list():
         'check_darshan_witness', 'check_darshan_logs',
         # Added with the Slurm test cluster, at the end
         'check_job_id',
+        # Added with the verdicts, at the end
+        'check_kernel', 'check_figure_samples',
     ]
     assert fields.SHARED == ('samples', 'tool', 'tool_version', 'node',
                              'scratch', 'scratch_fstype',
                              'scratch_mount_options', 'spack_env',
-                             'spack_spec', 'job_id')
+                             'spack_spec', 'job_id', 'kernel')

@@ -21,5 +21,10 @@ base classes of its checks.  Under them, one module per concern:
   job (its nodes, how it ended); ``spack``: which Spack build ran;
   ``perflog``: perflogs as pandas data frames.
 
+The verdicts, outside ReFrame's run (the ``microbench`` command, ``cli``):
+``results`` reads the results storage into a data frame, ``verdicts`` holds
+the band rule and the test, ``comparison`` judges two sides, ``references``
+writes baselines into reference files, ``report`` draws the HTML report.
+
 Nothing here knows about a specific system.
 '''

@@ -46,6 +46,12 @@ FIELDS = {
     'darshan_logs': (str, '', False, 'the Darshan logs of that sample'),
     'job_id': (str, '', True, "the workload manager's id of the job that "
                               'measured it (empty on the local scheduler)'),
+    'kernel': (str, '', True, 'the kernel release of the node that ran the '
+                              'job (``uname -r``)'),
+    'figure_samples': (str, '', False, 'the samples of every figure with '
+                                       'samples, ``<figure>=v1,v2,...`` '
+                                       "joined by ``;``: a variant's "
+                                       'medians, a gap\'s ratios per round'),
 }
 
 #: The fields a variant check takes from its rounds job, and a gap check

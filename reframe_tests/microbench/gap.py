@@ -14,6 +14,7 @@ import reframe.utility.udeps as udeps
 from reframe.core.builtins import run_after, sanity_function
 
 from microbench.recorded import Recorded, copy_shared
+from microbench.stats import Samples
 
 
 class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
@@ -70,12 +71,25 @@ class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
         return {variant: self.getdep(name)
                 for variant, name in self.input_names().items()}
 
-    def _ratio(self, default, realistic, figure=None):
+    def _pair(self, default, realistic, figure=None):
         inputs = self._inputs()
         default, realistic = inputs[default], inputs[realistic]
         figure = figure or default.figure_specs()[0][0]
-        return (default.figures[figure].median
-                / realistic.figures[figure].median)
+        return default.figures[figure], realistic.figures[figure]
+
+    def _ratio(self, *pair):
+        default, realistic = self._pair(*pair)
+        return default.median / realistic.median
+
+    def round_ratios(self, *pair):
+        '''The ratio of every round (the variants' samples of one round
+        ran back to back), or None where the variants' sample counts
+        differ.'''
+        default, realistic = self._pair(*pair)
+        if default.values.size != realistic.values.size:
+            return None
+
+        return Samples(default.values / realistic.values, 'x')
 
     @sanity_function
     def collect_inputs(self):
@@ -88,4 +102,9 @@ class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
         self.note = ' ; '.join(sorted({f'{name}: {dep.note}'
                                        for name, dep in inputs.items()
                                        if dep.note}))
+        ratios = {name: self.round_ratios(*pair)
+                  for name, pair in self.gaps.items()}
+        self.figure_samples = ';'.join(f'{name}={samples}'
+                                       for name, samples in ratios.items()
+                                       if samples is not None)
         return True

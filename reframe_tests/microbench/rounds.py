@@ -287,6 +287,7 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
             self.node = ','.join(recs['nodes'][0].split())
 
         self.job_id = ' '.join(recs.get('job_id', []))
+        self.kernel = ' '.join(recs.get('kernel', []))
         if 'missing' in recs:
             self.skip(f'{recs["missing"][0]} not found on PATH '
                       f'on {self.node or "the node"}')

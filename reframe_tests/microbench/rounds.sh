@@ -242,6 +242,7 @@ rounds_begin() {
     if [ -n "$job_id" ]; then
         record job_id "$job_id"
     fi
+    record kernel "$(uname -r)"
     local all=""
     if [ -n "$job_nodes_command" ]; then
         all=$(eval "$job_nodes_command" 2>/dev/null | sort -u | paste -sd ' ')

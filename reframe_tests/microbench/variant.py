@@ -194,4 +194,11 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
 
         self.check_limits()
         self.sample_values = str(self.figure)
+        medians = {name: figure_name(name, 'median', samples.unit)
+                   for name, samples in self.figures.items()}
+        self.figure_samples = ';'.join(
+            f'{medians[name]}={samples}'
+            for name, samples in self.figures.items()
+            if medians[name] in self.perf_variables
+        )
         return True

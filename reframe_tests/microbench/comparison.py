@@ -1,0 +1,185 @@
+'''Compare two sides of the results storage, figure by figure.
+
+A side is a set of sessions (:mod:`microbench.results`).  Each figure with
+samples (every ``*_median_*`` figure and every gap, whose samples are its
+ratios per round) is judged by :func:`microbench.verdicts.judge` on the
+pooled samples of each side.  Its band is the reference the after side was
+checked against, where that is a value (a facility partition, or a
+baseline); else the band of the before side's sessions
+(:func:`microbench.verdicts.band`); else, with one session before, the
+floor.  Figures without samples of their own (min, max: their samples are
+the median's; scalars) are not judged.
+'''
+
+import json
+
+import pandas as pd
+
+from microbench import results, verdicts
+
+KEY = results.key_columns()
+
+#: The columns of a comparison: the figure, its verdict, the numbers
+COLUMNS = [*KEY, 'unit', 'verdict', 'median_before', 'median_after', 'ratio',
+           'ci_low', 'ci_high', 'p', 'band_low', 'band_high', 'band_from',
+           'n_before', 'n_after', 'sessions_before', 'sessions_after', 'why']
+
+
+def direction_only(ref, lower, upper, unit):
+    '''Whether a reference only says on which side of 1 a gap lies.'''
+    return unit == 'x' and ref == 1.0 and (lower, upper) in ((0, None),
+                                                             (None, 0))
+
+
+def gap_direction(ref, lower, upper, unit):
+    '''True if a gap's reference keeps it above 1, False below, else
+    None.'''
+    if unit != 'x' or not ref:
+        return None
+    if lower is not None and ref * (1 + lower) >= 1:
+        return True
+    if upper is not None and ref * (1 + upper) <= 1:
+        return False
+    return None
+
+
+def cache_figure(row):
+    '''Whether a figure measures a cache (by design, or demoted at run
+    time): checked from below only.'''
+    return (row['measures'] in ('page cache', 'client cache')
+            or '_cache_' in row['figure'])
+
+
+def reference_band(rows):
+    '''``(lower, upper, where)`` of the last row's reference, if it is a
+    value; else None.'''
+    last = rows.iloc[-1]
+    ref, lower, upper = last['ref'], last['lower'], last['upper']
+    if not ref or direction_only(ref, lower, upper, last['unit']):
+        return None
+
+    lower = None if pd.isna(lower) else float(lower)
+    upper = None if pd.isna(upper) else float(upper)
+    return lower, upper, 'reference'
+
+
+def session_band(rows, floor, margin):
+    '''``(lower, upper, where)`` from the sessions of ``rows`` (open above
+    for a cache figure, as a baseline makes it).'''
+    values = rows.groupby('session')['value'].median()
+    one_sided = cache_figure(rows.iloc[-1])
+    if len(values) < 2:
+        return -floor, None if one_sided else floor, 'floor'
+
+    _, lower, upper = verdicts.band(values, floor, margin, one_sided)
+    return lower, upper, f'{len(values)} sessions before'
+
+
+def compare(before, after, alpha=verdicts.ALPHA, floor=verdicts.FLOOR,
+            margin=verdicts.MARGIN):
+    '''One row per figure with samples on both sides: its verdict.'''
+    before = before[before['samples'].map(len) > 0]
+    after = after[after['samples'].map(len) > 0]
+    groups_before = dict(iter(before.groupby(KEY, sort=False)))
+    rows = []
+    for key, mine in after.groupby(KEY, sort=True):
+        theirs = groups_before.get(key)
+        if theirs is None:
+            continue
+
+        band = (reference_band(mine)
+                or session_band(theirs, floor, margin))
+        unit = mine['unit'].iloc[-1]
+        out = verdicts.judge(results.pooled(theirs), results.pooled(mine),
+                             band[0], band[1], verdicts.BETTER.get(unit, 0),
+                             alpha)
+        rows.append({**dict(zip(KEY, key)), 'unit': unit,
+                     'sessions_before': theirs['session'].nunique(),
+                     'sessions_after': mine['session'].nunique(),
+                     'band_from': band[2], **out})
+
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    order = {v: i for i, v in enumerate(verdicts.VERDICTS)}
+    return table.sort_values(by=['verdict', *KEY],
+                             key=lambda c: c.map(order) if c.name ==
+                             'verdict' else c, kind='stable')
+
+
+def differences(before, after):
+    '''{field: (values before, values after)} of what ran, where the
+    sides differ.'''
+    out = {}
+    for name in results.CONTEXT:
+        lhs = sorted(set(before[name]) - {''})
+        rhs = sorted(set(after[name]) - {''})
+        if lhs != rhs:
+            out[name] = (lhs, rhs)
+
+    return out
+
+
+def _fmt(value):
+    return '-' if pd.isna(value) else f'{value:.4g}'
+
+
+def text(table, diffs, sides, alpha=verdicts.ALPHA):
+    '''The comparison for a terminal.'''
+    lines = [f'before: {sides[0]}', f'after:  {sides[1]}', '']
+    counts = table['verdict'].value_counts()
+    lines.append(', '.join(f'{counts.get(v, 0)} {v}'
+                           for v in verdicts.VERDICTS) + '\n')
+    head = ('verdict', 'figure', 'before', 'after', 'ratio', 'interval',
+            'p', 'band')
+    body = []
+    for _, row in table.iterrows():
+        body.append((
+            row['verdict'],
+            f'{row["system"]}:{row["partition"]} {row["check"]} '
+            f'{row["variant"]} {row["figure"]}',
+            f'{_fmt(row["median_before"])} {row["unit"]}',
+            f'{_fmt(row["median_after"])} {row["unit"]}',
+            _fmt(row['ratio']),
+            f'{_fmt(row["ci_low"])}..{_fmt(row["ci_high"])}',
+            _fmt(row['p']),
+            f'{_fmt(row["band_low"])}..{_fmt(row["band_high"])} '
+            f'({row["band_from"]})',
+        ))
+
+    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+    for r in [head, *body]:
+        lines.append('  '.join(c.ljust(w) for c, w in zip(r, widths))
+                     .rstrip())
+
+    few = table['why'].str.startswith('too few samples')
+    for _, row in table[(table['verdict'] != 'unchanged') & ~few].iterrows():
+        lines.append(f'{row["verdict"]}: {row["check"]} {row["variant"]} '
+                     f'{row["figure"]}: {row["why"]}')
+    if few.any():
+        lines.append(f'inconclusive: {few.sum()} figure(s) with too few '
+                     f'samples for a rank test to reach p < {alpha} (3 '
+                     f'against 3 cannot: more sessions on a side, or '
+                     f'-S samples=N)')
+
+    lines.append('')
+    if diffs:
+        lines.append('what differs between the sides:')
+        for name, (lhs, rhs) in diffs.items():
+            lines.append(f'  {name}: {" | ".join(lhs) or "-"}  ->  '
+                         f'{" | ".join(rhs) or "-"}')
+    else:
+        lines.append('what ran is the same on both sides (versions, specs, '
+                     'nodes, kernel, scratch and its mount options)')
+
+    return '\n'.join(lines) + '\n'
+
+
+def as_json(table, diffs, sides, alpha):
+    '''The comparison for tools.'''
+    return json.dumps({
+        'before': sides[0], 'after': sides[1], 'alpha': alpha,
+        'test': 'Mann-Whitney U, two-sided; ratio interval: bootstrap '
+                'percentile',
+        'figures': json.loads(table.to_json(orient='records')),
+        'differences': {k: {'before': v[0], 'after': v[1]}
+                        for k, v in diffs.items()},
+    }, indent=1)

@@ -1,0 +1,186 @@
+'''End to end: verdicts from real sessions on the local default.
+
+Two real quick sessions of fio_cache_flags, then ``microbench baseline``,
+``compare`` and ``report``; a third session checked against the applied
+baseline; the report looked at in headless Chromium; a corrupted and an
+empty results storage.
+'''
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import yaml
+
+import suite
+from microbench import perflog
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which('fio') is None,
+                       reason='fio is not installed (apt-get install fio)'),
+]
+
+MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
+LOCAL = 'local:default'
+
+
+def microbench(tmp, *args):
+    env = {**os.environ, 'RFM_SQLITE_DB_FILE': str(tmp / 'results.db'),
+           'MICROBENCH_REFERENCES': str(tmp / 'user' / 'references.yaml')}
+    return subprocess.run([MICROBENCH, *args], env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def session(tmp, tag, referenced=False):
+    '''A real quick session of fio_cache_flags, tagged ``tag``; with
+    ``referenced``, checked against references a figure may miss (then
+    its gap is skipped).'''
+    (tmp / 'scratch').mkdir(exist_ok=True)
+    proc = suite.run_checks(
+        tmp, '--mode', 'quick', '-n', '^fio_cache_flags',
+        '-S', f'scratch_dir={tmp}/scratch', '--session-extras', f'tag={tag}',
+        env={'MICROBENCH_REFERENCES': str(tmp / 'user' / 'references.yaml')}
+    )
+    if not referenced:
+        assert 'Ran 6/6 test case(s)' in proc.stdout, proc.stdout[-3000:]
+        return proc
+
+    phases = [line.split(':', 1)[1].strip()
+              for line in proc.stdout.splitlines()
+              if 'Failing phase:' in line]
+    assert set(phases) <= {'performance'}, proc.stdout[-3000:]
+    assert 'Ran 6/6 test case(s)' in proc.stdout or 'Ran 5/6' in proc.stdout
+    return proc
+
+
+@pytest.fixture(scope='module')
+def runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp('verdicts')
+    session(tmp, 'one')
+    session(tmp, 'two')
+    return tmp
+
+
+def test_baseline_is_a_diff_then_written(runs):
+    proc = microbench(runs, 'baseline', '?tag=="one"', '?tag=="two"',
+                      '--partition', LOCAL)
+    assert proc.returncode == 0, proc.stderr
+    assert 'every baseline session passes its band (2 session(s) x 7 ' \
+           'figures)' in proc.stderr
+    assert 'nothing written' in proc.stderr
+    assert '+    direct: {write_median_mib_s: [' in proc.stdout
+    assert not (runs / 'user' / 'references.yaml').exists()
+
+    proc = microbench(runs, 'baseline', '?tag=="one"', '?tag=="two"',
+                      '--partition', LOCAL, '--write')
+    assert proc.returncode == 0, proc.stderr
+    user = yaml.safe_load((runs / 'user' / 'references.yaml').read_text())
+    mine = user['fio_cache_flags'][LOCAL]
+    assert set(mine) == {'buffered', 'direct', 'sync', 'both'}
+    assert mine['buffered']['write_median_mib_s'][2] is None   # page cache
+    gaps = user['fio_cache_flags_gap'][LOCAL]
+    ref, lower, _, unit = gaps['buffered_over_direct']
+    assert unit == 'x' and ref * (1 + lower) >= 1              # its direction
+    # Nothing committed changed
+    diff = subprocess.run(['git', 'diff', '--quiet', '--',
+                           'reframe_tests/references'], cwd=suite.ROOT)
+    assert diff.returncode == 0
+
+
+def test_compare_two_sessions(runs):
+    out = runs / 'compare.json'
+    proc = microbench(runs, 'compare', '?tag=="one"', '?tag=="two"',
+                      '--json', str(out))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    figures = json.loads(out.read_text())['figures']
+    assert len(figures) == 7                       # 4 variants and 3 gaps
+    assert {f['verdict'] for f in figures} == {'inconclusive'}
+    assert 'too few samples' in proc.stdout
+
+
+def test_report(runs):
+    verdicts = runs / 'report-verdicts.json'
+    microbench(runs, 'compare', '?tag=="one"', '?tag=="two"', '--json',
+               str(verdicts))
+    proc = microbench(runs, 'report', '-o', str(runs / 'report'),
+                      '--verdicts', str(verdicts))
+    assert proc.returncode == 0, proc.stderr
+    html = (runs / 'report' / 'report.html').read_text()
+    pngs = sorted(p.name for p in (runs / 'report').glob('*.png'))
+    assert pngs and html.count('<img') == len(pngs)
+    assert 'fio_cache_flags' in html and 'inconclusive' in html
+
+
+def test_the_applied_baseline_is_the_next_runs_reference(runs):
+    user = yaml.safe_load((runs / 'user' / 'references.yaml').read_text())
+    session(runs, 'three', referenced=True)
+    frame = perflog.load(str(runs / 'perflogs'))
+    rows = frame[(frame['name'] == 'fio_cache_flags %mode=direct')
+                 & (frame['perf_var'] == 'write_median_mib_s')]
+    ref, lower, upper, _ = user['fio_cache_flags'][LOCAL]['direct'][
+        'write_median_mib_s']
+    assert list(rows['perf_ref'].astype(float))[:2] == [0, 0]
+    assert float(rows['perf_ref'].iloc[-1]) == pytest.approx(ref)
+    assert float(rows['perf_lower_thres'].iloc[-1]) == pytest.approx(lower)
+    assert float(rows['perf_upper_thres'].iloc[-1]) == pytest.approx(upper)
+
+    proc = microbench(runs, 'compare', '--last')
+    assert proc.returncode in (0, 1), proc.stderr
+    assert '(reference)' in proc.stdout            # the band applied
+
+
+def blue_share(png):
+    '''The share of pixels of a screenshot in the plots' blue (violins,
+    points; the page's text and tables have none).'''
+    import matplotlib.image
+
+    r, g, b = np.moveaxis(matplotlib.image.imread(png)[..., :3], -1, 0)
+    return float(np.mean((b - r > 0.12) & (b >= g)))
+
+
+@pytest.mark.skipif(shutil.which('chromium') is None,
+                    reason='chromium is not installed (apt-get install '
+                           'chromium)')
+def test_the_report_shows_its_plots_in_a_browser(runs):
+    if not (runs / 'report' / 'report.html').exists():
+        test_report(runs)
+    report = runs / 'report' / 'report.html'
+    bare = runs / 'report' / 'bare.html'
+    html = report.read_text()
+    bare.write_text(html.replace('<img', '<img style="display:none"'))
+    shares = {}
+    for page in (report, bare):
+        shot = runs / f'{page.stem}.png'
+        # A profile each: a second Chromium would hand its page to the first
+        subprocess.run(['chromium', '--headless', '--no-sandbox',
+                        '--disable-gpu', '--hide-scrollbars',
+                        f'--user-data-dir={runs}/chromium-{page.stem}',
+                        '--window-size=1280,2400', f'--screenshot={shot}',
+                        f'file://{page}'], capture_output=True, timeout=120,
+                       check=True)
+        shares[page.stem] = blue_share(shot)
+
+    # The plots are what is blue on the page: without them there is none
+    assert shares['report'] > 0.0005, shares
+    assert shares['bare'] < 0.0001, shares
+
+
+def test_corrupted_or_empty_results_storage(runs):
+    bad = runs / 'bad.db'
+    bad.write_bytes(b'this is not an SQLite database' * 100)
+    empty = runs / 'empty.db'
+    empty.write_bytes(b'')
+    for path, said in [(bad, 'cannot read the results storage'),
+                       (empty, 'no results storage at'),
+                       (runs / 'none.db', 'no results storage at')]:
+        for args in (['compare', '--last'], ['report', '-o', str(runs)],
+                     ['baseline', 'now-1d:now', '--partition', LOCAL]):
+            proc = microbench(runs, '--db', str(path), *args)
+            assert proc.returncode == 2, (args, proc.stderr)
+            assert said in proc.stderr, proc.stderr
+            assert 'Traceback' not in proc.stderr
