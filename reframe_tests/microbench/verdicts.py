@@ -67,6 +67,11 @@ def band(values, floor=FLOOR, margin=MARGIN, one_sided=False, above=None):
                        * 1000) / 1000
     upper = math.ceil(max(floor, margin * max(float(spread.max()), 0))
                       * 1000) / 1000
+    # ...also where the product with the reference rounds the other way
+    while values.min() < ref * (1 + lower):
+        lower = round(lower - 0.001, 3)
+    while values.max() > ref * (1 + upper):
+        upper = round(upper + 0.001, 3)
     if above is True:
         if ref <= 1:
             raise ValueError(f'the baseline {ref:.4g} contradicts the '
