@@ -43,6 +43,7 @@ BIN = os.path.join(ROOT, '.venv', 'bin')
 sys.path.insert(0, os.path.join(ROOT, 'reframe_tests'))
 
 from microbench import results  # noqa: E402
+from microbench.cli import ALL  # noqa: E402
 
 
 def microbench(db, *args):
@@ -144,7 +145,7 @@ def throttle(args):
     # The throttle: the before side's median (every sample of the window,
     # as compare pools them) times 1 - slowdown, corrected once by a probe
     # night (in a storage of its own) for what the throttle really gives
-    frame = results.load(results_all(), db)
+    frame = results.load(ALL, db)
     rows = frame[(frame['check'] == figure[0]) & (frame['variant']
                                                   == figure[1])
                  & (frame['figure'] == figure[2])]
@@ -155,7 +156,7 @@ def throttle(args):
     procs, what = throttle_group(device, bps)
     try:
         night(tmp, f'{tmp}/probe.db', args, 'probe', procs)
-        probe = results.load(results_all(), f'{tmp}/probe.db')
+        probe = results.load(ALL, f'{tmp}/probe.db')
         got = float(np.median(results.pooled(probe[
             (probe['check'] == figure[0]) & (probe['variant'] == figure[1])
             & (probe['figure'] == figure[2])])))
@@ -178,11 +179,6 @@ def throttle(args):
           f'{"was" if mine["verdict"] == "regression" else "was NOT"} '
           f'called one')
     return 0 if (alarms == 0 and mine['verdict'] == 'regression') else 1
-
-
-def results_all():
-    from microbench.cli import ALL
-    return ALL
 
 
 # -- scale ------------------------------------------------------------------

@@ -19,6 +19,8 @@ import json
 import os
 import sys
 
+import pandas as pd
+
 from microbench import comparison, references, results, verdicts
 
 #: Every session of the results storage
@@ -29,7 +31,7 @@ def _load_many(queries, db, partition=None):
     frames = [results.load(q, db, partition) for q in queries]
     if len(frames) == 1:
         return frames[0]
-    out = results.pd.concat(frames, ignore_index=True)
+    out = pd.concat(frames, ignore_index=True)
     return out.drop_duplicates(subset=['session', *results.key_columns()])
 
 

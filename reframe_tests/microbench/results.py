@@ -190,7 +190,6 @@ def parse_samples(text):
 
 def _rows(session):
     info = session['session_info']
-    extras = {k: v for k, v in info.items() if k == 'tag'}
     for run in session['runs'][-1:]:
         for case in run['testcases']:
             values = case.get('perfvalues') or {}
@@ -205,7 +204,7 @@ def _rows(session):
 
                 system, partition, figure = key.split(':')
                 yield [info['uuid'], info['time_start_unix'],
-                       extras.get('tag', ''), system, partition,
+                       info.get('tag', ''), system, partition,
                        case['environ'], case['display_name'].split()[0],
                        case.get('variant', ''), case.get('measures', ''),
                        figure, value, unit, ref, lower, upper,
