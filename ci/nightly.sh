@@ -14,7 +14,9 @@
 #   results.db     ReFrame's results storage (--performance-compare)
 #   reports/       the JSON report of every run, the night's comparison
 #                  (compare-*.txt, compare-*.json) and its HTML report with
-#                  plots (report-*/report.html; latest -> the last one)
+#                  plots (report-*/report.html; latest -> the last one),
+#                  and the run's bundle (run-<stamp>-<system>.tar.gz, checked
+#                  by microbench check-bundle; latest-bundle.tar.gz -> it)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 system=${1:?usage: ci/nightly.sh SYSTEM[:PARTITION] [reframe options]}
@@ -57,10 +59,31 @@ fi
 .venv/bin/microbench report -o "$results/reports/report-$stamp" "${verdicts[@]}"
 ln -sfn "report-$stamp" "$results/reports/latest"
 
+# The night's bundle, next to its report: what it measured, what ran (the
+# suite's commit, the Spack environments or the system's packages, the
+# Python closure), the machine and the command line (microbench replay).
+# Checked here without concretizing again (check-bundle does, by hand).
+bundled=0
+run_report=$results/reports/run-$stamp.json
+archive=$results/reports/run-$stamp-${system//:/-}.tar.gz
+if session=$(.venv/bin/python -c 'import json, sys
+print(json.load(open(sys.argv[1]))["session_info"]["uuid"])' "$run_report"); then
+    .venv/bin/microbench bundle "$session" -o "$archive" \
+        && .venv/bin/microbench check-bundle --no-spack "$archive" \
+        && ln -sfn "$(basename "$archive")" "$results/reports/latest-bundle.tar.gz"
+    bundled=$?
+else
+    echo "nightly: no session in $run_report: no bundle" >&2
+    bundled=1
+fi
+
 # The run's own failures first; then a regression (1); a comparison that
-# could not be made (2, e.g. the first night) does not fail the night
+# could not be made (2, e.g. the first night) does not fail the night; then
+# a missing or broken bundle (3)
 if [ "$status" -ne 0 ]; then
     exit "$status"
 fi
 [ "$verdict" -eq 1 ] && exit 1
+# A night without its bundle cannot be shown or repeated
+[ "$bundled" -ne 0 ] && exit 3
 exit 0

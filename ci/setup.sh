@@ -2,7 +2,8 @@
 # Set the suite up on a fresh Debian/Ubuntu machine:
 #  - the benchmarks and tools apt packages (as root, or through password-less
 #    sudo; otherwise say what to install: checks of a missing tool are skipped)
-#  - .venv with the exactly pinned Python dependencies (requirements.txt)
+#  - .venv with the exactly pinned Python dependencies (requirements.txt,
+#    every file checked against its sha256: pip --require-hashes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,7 @@ packages=(fio strace util-linux procps python3-venv mpich libfabric-bin time
 ci/apt_install.sh "${packages[@]}"
 
 python3 -m venv .venv
-.venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+.venv/bin/pip install -q --disable-pip-version-check --require-hashes \
+    -r requirements.txt
 .venv/bin/pip install -q --disable-pip-version-check --no-deps -e .
 echo "setup: done; ReFrame $(.venv/bin/reframe --version), $(fio --version 2>/dev/null || echo 'fio missing')"

@@ -93,6 +93,8 @@ def test_the_record_fields_are_one_list():
         'check_job_id',
         # Added with the verdicts, at the end
         'check_kernel', 'check_figure_samples',
+        # Added with the bundles, at the end
+        'check_suite_commit',
     ]
     assert fields.SHARED == ('samples', 'tool', 'tool_version', 'node',
                              'scratch', 'scratch_fstype',

@@ -4,12 +4,17 @@
     microbench compare BEFORE AFTER [--json FILE]
     microbench compare --last [--window N] [--json FILE]
     microbench report [SESSIONS] -o DIR [--verdicts FILE]
+    microbench bundle SESSION -o run-<date>-<system>.tar.gz
+    microbench check-bundle ARCHIVE [--no-spack]
+    microbench replay ARCHIVE [--run [--into DIR]]
 
 SESSIONS, BEFORE and AFTER are ReFrame's session queries: a session UUID,
 a time period (``now-7d:now``), a filter on ``--session-extras``
 (``'?tag=="pre"'``), or a period and a filter.  Every subcommand reads
 ReFrame's results storage (``--db``, else ``RFM_SQLITE_DB_FILE``, else
-``perflogs/results.db``).  The band rule and the test: the README's
+``perflogs/results.db``).  A bundle is one archive per run (a session, or
+``last``): what it measured, what ran and how; reframe_tests/microbench/
+bundle.py says what it holds.  The band rule and the test: the README's
 "Verdicts", and reframe_tests/microbench/verdicts.py.
 '''
 
@@ -21,10 +26,11 @@ import sys
 
 import pandas as pd
 
-from microbench import comparison, references, results, verdicts
+from microbench import (bundle, checkbundle, comparison, references,
+                        replay, results, verdicts)
 
 #: Every session of the results storage
-ALL = '19700101:now+1d'
+ALL = results.ALL
 
 
 def _load_many(queries, db, partition=None):
@@ -174,6 +180,25 @@ def report(args):
     return 0
 
 
+def make_bundle(args):
+    uuid, names = bundle.make(args.session, args.output, args.db)
+    print(f'{args.output}: session {uuid}, {len(names)} files')
+    return 0
+
+
+def check_bundle(args):
+    problems, checked = checkbundle.check(args.archive, not args.no_spack)
+    for problem in problems:
+        print(f'{args.archive}: {problem}')
+    print(f'{args.archive}: {"FAILED" if problems else "OK"}: '
+          f'{"; ".join(checked)}')
+    return 1 if problems else 0
+
+
+def replay_bundle(args):
+    return replay.replay(args.archive, args.run, args.into)
+
+
 def parser():
     top = argparse.ArgumentParser(
         prog='microbench', formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -223,6 +248,31 @@ def parser():
     p.add_argument('--verdicts', help='the JSON of a compare')
     p.add_argument('--partition', help='SYSTEM:PARTITION (default: all)')
     p.set_defaults(func=report)
+
+    p = sub.add_parser('bundle', help='one archive of a run: figures, '
+                       'environments, machine, command line')
+    p.add_argument('session', help="a session query selecting one session, "
+                   "or 'last'")
+    p.add_argument('-o', '--output', required=True,
+                   help='the archive (run-<date>-<system>.tar.gz)')
+    p.set_defaults(func=make_bundle)
+
+    p = sub.add_parser('check-bundle', help='is a bundle whole? (exit 1 '
+                       'if not)')
+    p.add_argument('archive')
+    p.add_argument('--no-spack', action='store_true', help='do not '
+                   'concretize its environments again (with the pinned '
+                   'Spack on PATH they are)')
+    p.set_defaults(func=check_bundle)
+
+    p = sub.add_parser('replay', help='the commands that run a bundled '
+                       'session again')
+    p.add_argument('archive')
+    p.add_argument('--run', action='store_true', help='run its reframe '
+                   'command line (exit: reframe\'s)')
+    p.add_argument('--into', help='write the replay here, not where the '
+                   'run wrote')
+    p.set_defaults(func=replay_bundle)
     return top
 
 
@@ -230,7 +280,8 @@ def main(argv=None):
     args = parser().parse_args(argv)
     try:
         return args.func(args)
-    except (results.ResultsError, OSError, ValueError) as err:
+    except (results.ResultsError, bundle.BundleError, OSError,
+            ValueError) as err:
         print(f'microbench {args.command}: error: {err}', file=sys.stderr)
         return 2
 

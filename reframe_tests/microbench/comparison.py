@@ -168,7 +168,8 @@ def text(table, diffs, sides, alpha=verdicts.ALPHA):
                          f'{" | ".join(rhs) or "-"}')
     else:
         lines.append('what ran is the same on both sides (versions, specs, '
-                     'nodes, kernel, scratch and its mount options)')
+                     'nodes, kernel, scratch and its mount options, the '
+                     "suite's commit)")
 
     return '\n'.join(lines) + '\n'
 

@@ -52,6 +52,9 @@ FIELDS = {
                                        'samples, ``<figure>=v1,v2,...`` '
                                        "joined by ``;``: a variant's "
                                        'medians, a gap\'s ratios per round'),
+    'suite_commit': (str, '', False, "the suite's git commit that ran it "
+                                     '(``-dirty``: a tracked file differed '
+                                     'from it)'),
 }
 
 #: The fields a variant check takes from its rounds job, and a gap check

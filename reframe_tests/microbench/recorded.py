@@ -6,11 +6,17 @@ import reframe as rfm
 from reframe.core.builtins import variable
 
 from microbench.fields import FIELDS, SHARED
+from microbench.provenance import suite_commit
+
+#: The suite's commit, read once per ReFrame run
+COMMIT = suite_commit()
+
 
 def _declare(namespace):
     namespace['__module__'] = __name__
     for name, (kind, default, *_) in FIELDS.items():
-        namespace[name] = variable(kind, value=default)
+        namespace[name] = variable(
+            kind, value=COMMIT if name == 'suite_commit' else default)
 
 
 #: A plugin giving a test one loggable variable per field of

@@ -31,15 +31,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 #: What ran: the record fields that tell two sides of a comparison apart
 #: (not the scratch directory: every job makes a private one)
 CONTEXT = ['tool_version', 'spack_env', 'spack_spec', 'node', 'kernel',
-           'scratch_fstype', 'scratch_mount_options']
+           'scratch_fstype', 'scratch_mount_options', 'suite_commit']
 
 COLUMNS = ['session', 'start', 'tag', 'system', 'partition', 'environ',
            'check', 'variant', 'measures', 'figure', 'value', 'unit', 'ref',
            'lower', 'upper', 'result', 'samples', *CONTEXT]
 
 
+#: Every session of a results storage (a time period of ReFrame's query
+#: syntax)
+ALL = '19700101:now+1d'
+
 #: The version of the cache of decoded sessions (:func:`select`)
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 class ResultsError(Exception):
@@ -114,18 +118,8 @@ def _write_cache(path, cache):
         pass      # a read-only results directory: no cache, same answers
 
 
-def select(query, path=None):
-    '''The figures of the sessions ``query`` selects (ReFrame's query
-    syntax), oldest session first.
-
-    ReFrame's API decodes the whole JSON of every session on every call (3
-    s for a year of nightly sessions here); sessions never change once
-    stored, so the figures of each one are decoded once and kept beside
-    the results storage (``<db>.microbench-cache``, by session UUID).
-    Selection is ReFrame's: its query parser, the WHERE clause of its
-    session query on its own schema (checked first), its filter on a
-    session's extras.
-    '''
+def _select(query, path=None):
+    '''(UUIDs of the sessions ``query`` selects, the decoded cache)'''
     from reframe.frontend.reporting.utility import parse_query_spec
 
     path = database(path)
@@ -170,6 +164,28 @@ def select(query, path=None):
                 return False       # as ReFrame: a filter that cannot apply
         uuids = [u for u in uuids if match(u)]
 
+    return uuids, cache
+
+
+def sessions(query, path=None):
+    '''The UUIDs of the sessions ``query`` selects, oldest first.'''
+    uuids, cache = _select(query, path)
+    return sorted(uuids, key=lambda u: cache['info'][u]['time_start_unix'])
+
+
+def select(query, path=None):
+    '''The figures of the sessions ``query`` selects (ReFrame's query
+    syntax), oldest session first.
+
+    ReFrame's API decodes the whole JSON of every session on every call (3
+    s for a year of nightly sessions here); sessions never change once
+    stored, so the figures of each one are decoded once and kept beside
+    the results storage (``<db>.microbench-cache``, by session UUID).
+    Selection is ReFrame's: its query parser, the WHERE clause of its
+    session query on its own schema (checked first), its filter on a
+    session's extras.
+    '''
+    uuids, cache = _select(query, path)
     out = cache['frame']
     out = out[out['session'].isin(set(uuids))]
     return out.sort_values('start', kind='stable'), len(uuids)

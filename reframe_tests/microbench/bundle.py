@@ -1,0 +1,291 @@
+'''One archive per suite run: what it measured, what ran, and how.
+
+``microbench bundle SESSION -o run.tar.gz`` writes, under one folder:
+
+- ``session/report.json``: ReFrame's JSON report of the session (the file
+  its results storage names, else the stored copy), ``session/results.db``:
+  the session's entries of the results storage (ReFrame's schema, readable
+  by ``microbench compare --db``), ``perflogs/``: the session's perflog
+  rows, with their headers;
+- ``spack_envs/``: each Spack environment the records name, with its lock,
+  every included file, the project's package repository and
+  ``checkout-versions.yaml``; on the local default (``system``), the
+  versions of the system's packages instead (``machine/apt.tsv``);
+- ``python/requirements.txt`` (the suite's, with hashes) and
+  ``python/installed.txt`` (what the running Python has);
+- ``machine.json``: :func:`microbench.provenance.machine`, with the file
+  systems of the run's scratch directories; ``bundle.json``: the session,
+  the suite's commit (from the records) and whether its tree was dirty,
+  ReFrame's exact command line, its configuration and ``RFM_*`` variables,
+  the tools and versions of every figure;
+- ``MANIFEST.sha256``: the sha256 of every other file (``sha256sum -c``).
+
+:mod:`microbench.checkbundle` verifies a bundle; :mod:`microbench.replay`
+runs it again.
+'''
+
+import datetime
+import glob
+import hashlib
+import io
+import json
+import os
+import re
+import shlex
+import sqlite3
+import tarfile
+import tempfile
+
+import yaml
+
+from microbench import provenance, results
+
+FORMAT = 1
+MANIFEST = 'MANIFEST.sha256'
+REQUIRED = ['bundle.json', 'machine.json', 'session/report.json',
+            'session/results.db', 'python/requirements.txt',
+            'python/installed.txt']
+ENVS_DIR = os.path.join(results.ROOT, 'spack_envs')
+
+#: A version number in a tool's own version report
+VERSION = re.compile(r'\d+(?:\.\d+)+')
+
+
+class BundleError(Exception):
+    '''A bundle that cannot be made or read.'''
+
+
+def one_session(query, db):
+    '''The UUID of the one session ``query`` names (``last``: the newest).'''
+    uuids = results.sessions(results.ALL if query == 'last' else query, db)
+    if query == 'last':
+        uuids = uuids[-1:]
+    if len(uuids) != 1:
+        raise BundleError(f'{query!r} selects {len(uuids)} sessions of '
+                          f'{results.database(db)}; a bundle holds one')
+
+    return uuids[0]
+
+
+def _session_db(path, uuid, target):
+    '''``target``: a results storage with only session ``uuid`` of ``path``
+    (ReFrame's own schema, copied).'''
+    with sqlite3.connect(target) as dst:
+        dst.execute('ATTACH DATABASE ? AS src', (path,))
+        schema = dst.execute("SELECT type, sql FROM src.sqlite_master WHERE "
+                             "sql IS NOT NULL ORDER BY type = 'index'")
+        for _, sql in schema.fetchall():
+            dst.execute(sql)
+        dst.execute('INSERT INTO sessions SELECT * FROM src.sessions '
+                    'WHERE uuid = ?', (uuid,))
+        dst.execute('INSERT INTO testcases SELECT * FROM src.testcases '
+                    'WHERE session_uuid = ?', (uuid,))
+        dst.execute('INSERT INTO metadata SELECT * FROM src.metadata')
+    with open(target, 'rb') as fp:
+        return fp.read()
+
+
+def option(tokens, *names):
+    '''The value of the last of ``names`` in a command line, or None.'''
+    found = None
+    for i, token in enumerate(tokens):
+        for name in names:
+            if token == name and i + 1 < len(tokens):
+                found = tokens[i + 1]
+            elif token.startswith(name + '='):
+                found = token.split('=', 1)[1]
+
+    return found
+
+
+def perflog_dir(info):
+    '''Where the session wrote its perflogs: its ``--perflogdir``, else
+    ``RFM_PERFLOG_DIR``, else the suite's.'''
+    where = (option(shlex.split(info.get('cmdline', '')), '--perflogdir')
+             or os.environ.get('RFM_PERFLOG_DIR')
+             or os.path.join(results.ROOT, 'perflogs'))
+    return os.path.join(info.get('workdir', ''), where)
+
+
+def _when(text):
+    try:
+        return datetime.datetime.fromisoformat(text).timestamp()
+    except (TypeError, ValueError):
+        return None
+
+
+def perflogs(info, names):
+    '''{path in the bundle: the header and the session's rows} of every
+    perflog of the session: rows of its test cases, written between its
+    start and end.'''
+    base = perflog_dir(info)
+    start, end = info['time_start_unix'] - 1, info['time_end_unix'] + 1
+    out = {}
+    for path in sorted(glob.glob(os.path.join(base, '**', '*.log'),
+                                 recursive=True)):
+        with open(path, encoding='utf-8', errors='replace') as fp:
+            header, *rows = fp.read().splitlines()
+        keep = []
+        for row in rows:
+            when, name, *_ = row.split('|') + ['']
+            stamp = _when(when)
+            if name in names and stamp is not None and start <= stamp <= end:
+                keep.append(row)
+        if keep:
+            rel = os.path.relpath(path, base)
+            out[f'perflogs/{rel}'] = '\n'.join([header, *keep]) + '\n'
+
+    return out
+
+
+def _repos(config, where):
+    '''The package repository folders a Spack configuration names.'''
+    repos = config.get('repos') or config.get('repos:') or []
+    repos = repos.values() if isinstance(repos, dict) else repos
+    return [os.path.join(where, r if isinstance(r, str) else r.get('path', ''))
+            for r in repos]
+
+
+def spack_files(env, envs_dir=ENVS_DIR):
+    '''{path in the bundle: text} of Spack environment ``env``: its yaml,
+    lock, included files, package repositories, checkout-versions.yaml.'''
+    folder = os.path.join(envs_dir, env)
+    with open(os.path.join(folder, 'spack.yaml')) as fp:
+        spack = yaml.safe_load(fp)['spack']
+
+    included = [os.path.join(folder, p) for p in spack.get('include', [])]
+    paths = [os.path.join(folder, 'spack.yaml'),
+             os.path.join(folder, 'spack.lock'),
+             os.path.join(envs_dir, 'checkout-versions.yaml'), *included]
+    repos = _repos(spack, folder)
+    for path in included:
+        with open(path) as fp:
+            repos += _repos(yaml.safe_load(fp) or {}, os.path.dirname(path))
+    for repo in repos:
+        paths += [p for p in glob.glob(os.path.join(repo, '**'),
+                                       recursive=True)
+                  if os.path.isfile(p) and '__pycache__' not in p]
+
+    out = {}
+    for path in paths:
+        rel = os.path.relpath(os.path.normpath(path), envs_dir)
+        if rel.startswith('..'):
+            raise BundleError(f'{env}: {path} is outside spack_envs/')
+        with open(path) as fp:
+            out[f'spack_envs/{rel}'] = fp.read()
+
+    return out
+
+
+def _figures(report):
+    '''The test cases of the last run of a report that have figures.'''
+    return [c for c in report['runs'][-1]['testcases'] if c.get('perfvalues')]
+
+
+def manifest(files):
+    return ''.join(f'{hashlib.sha256(data).hexdigest()}  {name}\n'
+                   for name, data in sorted(files.items()))
+
+
+def make(query, output, db=None):
+    '''Write the bundle of the session ``query`` names to ``output``.'''
+    path = results.database(db)
+    uuid = one_session(query, path)
+    with sqlite3.connect(path) as conn:
+        blob, report_file = conn.execute(
+            'SELECT json_blob, report_file FROM sessions WHERE uuid = ?',
+            (uuid,)).fetchone()
+
+    session = json.loads(blob)
+    info = session['session_info']
+    report = blob
+    if report_file and os.path.isfile(report_file):
+        with open(report_file) as fp:
+            text = fp.read()
+        if json.loads(text)['session_info'].get('uuid') == uuid:
+            report = text
+
+    cases = [c for run in session['runs'] for c in run['testcases']]
+    figures = _figures(session)
+    envs = sorted({c.get('spack_env') or 'system' for c in cases})
+    files = {'session/report.json': report}
+    with tempfile.TemporaryDirectory() as tmp:
+        files['session/results.db'] = _session_db(
+            path, uuid, os.path.join(tmp, 'results.db'))
+    files.update(perflogs(info, {c['display_name'] for c in cases}))
+    for env in envs:
+        if env != 'system':
+            files.update(spack_files(env))
+    if 'system' in envs:
+        files['machine/apt.tsv'] = ''.join(
+            f'{p}\t{v}\n' for p, v in provenance.apt_versions().items())
+    with open(os.path.join(results.ROOT, 'requirements.txt')) as fp:
+        files['python/requirements.txt'] = fp.read()
+    files['python/installed.txt'] = '\n'.join(
+        provenance.python_closure()) + '\n'
+    scratch = {c['scratch'] for c in cases if c.get('scratch')}
+    files['machine.json'] = json.dumps(provenance.machine(scratch), indent=1)
+    commits = sorted({c.get('suite_commit') for c in cases} - {None, ''})
+    files['bundle.json'] = json.dumps({
+        'format': FORMAT,
+        'made': datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        'session': uuid,
+        'systems': sorted({f'{c["system"]}:{c["partition"]}'
+                           for c in cases}),
+        'suite_commit': commits or [f'{provenance.suite_commit()} '
+                                    f'(when bundled: the records have none)'],
+        'dirty': any(c.endswith('-dirty') or '-dirty ' in c
+                     for c in commits),
+        'cmdline': info.get('cmdline'),
+        'workdir': info.get('workdir'),
+        'suite_root': provenance.ROOT,
+        'config_files': info.get('config_files', []),
+        'reframe': info.get('version'),
+        'rfm_environment': {k: v for k, v in sorted(os.environ.items())
+                            if k.startswith(('RFM_', 'MICROBENCH_'))},
+        'spack_envs': envs,
+        'tools': sorted({f'{c.get("tool")}: {c.get("tool_version")}'
+                         for c in figures}),
+    }, indent=1)
+    data = {k: v.encode() if isinstance(v, str) else v
+            for k, v in files.items()}
+    data[MANIFEST] = manifest(data).encode()
+    top = os.path.basename(output).split('.tar')[0]
+    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
+    with tarfile.open(output, 'w:gz') as tar:
+        for name, content in sorted(data.items()):
+            member = tarfile.TarInfo(f'{top}/{name}')
+            member.size, member.mtime, member.mode = (
+                len(content), int(info['time_end_unix']), 0o644)
+            tar.addfile(member, io.BytesIO(content))
+
+    return uuid, sorted(data)
+
+
+def read(archive):
+    '''{path in the bundle: bytes} of every regular file of ``archive``.'''
+    out = {}
+    try:
+        with tarfile.open(archive, 'r:*') as tar:
+            for member in tar.getmembers():
+                name = member.name.split('/', 1)[1] if '/' in member.name \
+                    else ''
+                if member.isdir():
+                    continue
+                if not member.isfile() or not name or os.path.isabs(
+                        member.name) or '..' in member.name.split('/'):
+                    raise BundleError(f'{archive}: unexpected member '
+                                      f'{member.name!r}')
+                out[name] = tar.extractfile(member).read()
+    except (OSError, tarfile.TarError, EOFError) as err:
+        raise BundleError(f'{archive}: not a readable bundle: {err}') \
+            from None
+
+    return out
+
+
+def _json(files, name):
+    try:
+        return json.loads(files[name].decode('utf-8'))
+    except (KeyError, UnicodeDecodeError, ValueError) as err:
+        raise BundleError(f'{name}: unreadable: {err}') from None
