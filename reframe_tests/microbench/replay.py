@@ -13,6 +13,7 @@ one is a warning: a figure measured elsewhere compares with caution.
 '''
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -110,12 +111,15 @@ def commands(files, archive, into=None):
              f'({", ".join(meta["systems"])})']
     commit = meta['suite_commit'][0].split('-dirty')[0].split()[0]
     lines.append(f'cd {shlex.quote(provenance.ROOT)}')
-    lines.append(f'git checkout {commit}')
+    lines.append(f'git checkout {commit}' if re.fullmatch(
+        r'[0-9a-f]{40}', commit) else f'# the suite\'s commit is not known: '
+        f'{meta["suite_commit"][0]}')
     if meta.get('dirty'):
         lines.append('# the run\'s checkout differed from that commit '
                      '(-dirty): this replays the commit, not the changes')
     bundled = os.path.join(tempfile.gettempdir(), f'bundle-{meta["session"]}')
-    lines.append(f'mkdir -p {bundled} && tar -xzf {shlex.quote(archive)} '
+    lines.append(f'mkdir -p {bundled} && tar -xzf '
+                 f'{shlex.quote(os.path.abspath(archive))} '
                  f'-C {bundled} --strip-components=1')
     lines.append(f'.venv/bin/pip install --require-hashes -r '
                  f'{bundled}/python/requirements.txt')
