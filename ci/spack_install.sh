@@ -9,11 +9,13 @@
 # Installs spack_envs/SYSTEM/PARTITION/spack.lock as it is (no
 # re-concretization) into the Spack on PATH, after checking that this Spack is
 # the one that made the lock (spack_envs/checkout-versions.yaml): the release
-# that `spack --version` prints, and, where Spack and its builtin repository
-# are git checkouts, their tree (Spack) and commit (spack-packages).  The
-# benchmarks land in the environment's view, spack_envs/SYSTEM/PARTITION/
-# .spack-env/view, whose bin/ the partition's programming environment puts on
-# PATH.  spack_envs/README.md says how to set the pinned Spack up.
+# that `spack --version` prints, the tree of the Spack prefix that Spack
+# reports (`spack location --spack-root`, also when `spack` on PATH is a
+# wrapper) and the commit of its builtin repository, both git checkouts
+# without local changes.  It refuses what it cannot verify, unless
+# SPACK_INSTALL_UNVERIFIED=1.  The benchmarks land in the environment's view,
+# spack_envs/SYSTEM/PARTITION/.spack-env/view, whose bin/ the partition's
+# programming environment puts on PATH.  spack_envs/README.md says how to set the pinned Spack up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 env=${1:?usage: ci/spack_install.sh SYSTEM/PARTITION [spack install options]}
@@ -27,6 +29,17 @@ pinned() {
     sed -n "/^$1:/,/^[^ #]/s/^  $2: *\([^ #]*\).*/\1/p" spack_envs/checkout-versions.yaml
 }
 
+# Where the check cannot be made (no git, not a checkout, a tarball Spack), the
+# install is refused unless SPACK_INSTALL_UNVERIFIED=1 says to go on anyway.
+unverified() {
+    if [ "${SPACK_INSTALL_UNVERIFIED:-0}" = 1 ]; then
+        echo "spack_install: warning: $1 (SPACK_INSTALL_UNVERIFIED=1: going on)" >&2
+    else
+        echo "spack_install: $1; set SPACK_INSTALL_UNVERIFIED=1 to install anyway" >&2
+        exit 1
+    fi
+}
+
 fail=0
 have=$(spack --version | cut -d' ' -f1)
 if [ "$have" != "$(pinned spack version)" ]; then
@@ -34,17 +47,35 @@ if [ "$have" != "$(pinned spack version)" ]; then
     fail=1
 fi
 
-root=$(dirname "$(dirname "$(command -v spack)")")
-if tree=$(git -C "$root" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null) \
-        && [ "$tree" != "$(pinned spack tree)" ]; then
+# The prefix of the Spack that runs, as Spack itself reports it: `spack` on
+# PATH may be a wrapper script or a symlink anywhere (a module, ~/bin)
+root=$(spack location --spack-root) || root=
+if [ -z "$root" ] || [ ! -d "$root" ]; then
+    unverified "spack location --spack-root names no directory: Spack's tree cannot be verified"
+elif ! command -v git >/dev/null; then
+    unverified "no git: the tree of $root cannot be verified"
+elif ! tree=$(git -C "$root" rev-parse -q --verify 'HEAD^{tree}' 2>/dev/null); then
+    unverified "$root is not a git checkout (or git refuses to read it): its tree cannot be verified"
+elif [ "$tree" != "$(pinned spack tree)" ]; then
     echo "spack_install: $root is at tree $tree, not v$(pinned spack version)'s $(pinned spack tree)" >&2
+    fail=1
+elif ! git -C "$root" diff --quiet HEAD --; then
+    echo "spack_install: $root has local changes to v$(pinned spack version)'s files" >&2
     fail=1
 fi
 
-repo=$(spack location --repo builtin)
-if commit=$(git -C "$repo" rev-parse -q --verify HEAD 2>/dev/null) \
-        && [ "$commit" != "$(pinned spack-packages commit)" ]; then
+repo=$(spack location --repo builtin) || repo=
+if [ -z "$repo" ] || [ ! -d "$repo" ]; then
+    unverified "no builtin repository found: its commit cannot be verified"
+elif ! command -v git >/dev/null; then
+    unverified "no git: the commit of $repo cannot be verified"
+elif ! commit=$(git -C "$repo" rev-parse -q --verify HEAD 2>/dev/null); then
+    unverified "$repo is not a git checkout (or git refuses to read it): its commit cannot be verified"
+elif [ "$commit" != "$(pinned spack-packages commit)" ]; then
     echo "spack_install: builtin recipes $repo at $commit, not $(pinned spack-packages commit)" >&2
+    fail=1
+elif ! git -C "$repo" diff --quiet HEAD --; then
+    echo "spack_install: builtin recipes $repo have local changes" >&2
     fail=1
 fi
 [ "$fail" = 0 ] || exit 1

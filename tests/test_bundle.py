@@ -32,7 +32,10 @@ def test_a_facility_bundle_holds_its_environment():
     assert {f'spack_envs/{env}/spack.yaml', f'spack_envs/{env}/spack.lock',
             'spack_envs/checkout-versions.yaml',
             'spack_envs/slurm_cluster/system.yaml',
-            'spack_envs/common/pins.yaml'} <= set(files)
+            'spack_envs/common/pins.yaml',
+            'spack_envs/repo/spack_repo/microbench/repo.yaml',
+            'spack_envs/repo/spack_repo/microbench/packages/ior/package.py',
+            } <= set(files)
     lock = json.loads(files[f'spack_envs/{env}/spack.lock'])
     fio = next(s for s in lock['concrete_specs'].values()
                if s['name'] == 'fio')

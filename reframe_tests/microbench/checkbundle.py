@@ -127,7 +127,10 @@ def reconcretize(files, envs, timeout=900):
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, data in files.items():
-            if name.startswith('spack_envs/'):
+            # Everything but the locks: an environment is concretized from
+            # its spack.yaml alone, then compared with the bundled lock
+            if name.startswith('spack_envs/') and not name.endswith(
+                    '/spack.lock'):
                 os.makedirs(os.path.dirname(os.path.join(tmp, name)),
                             exist_ok=True)
                 with open(os.path.join(tmp, name), 'wb') as fp:

@@ -4,7 +4,7 @@ A facility partition's programming environment names its Spack environment
 (``extras.spack_env``, a folder of spack_envs/ with a committed
 ``spack.lock``) and puts the environment's view on PATH.  Every record then
 names that environment and, for each benchmark program the check launched,
-the concrete spec of its package in the lock: ``fio@3.33/5geveib``.  Without
+the concrete spec of its package in the lock: ``fio@3.33/dg5srdk``.  Without
 a Spack environment (the local default, ReFrame's generic system) the
 benchmarks come from the system: both say ``system``.
 '''

@@ -1,0 +1,23 @@
+# The builtin fio recipe, plus fio 3.20 (the version of the "Keeping It Real"
+# study, paper-2020) and the upstream patch that lets 3.19 and 3.20 build
+# against Linux headers >= 5.14.
+from spack_repo.builtin.packages.fio.package import Fio as BuiltinFio
+
+from spack.package import *
+
+
+class Fio(BuiltinFio):
+    # GitHub's archive of the tag fio-3.20 (the builtin url pattern,
+    # github.com/axboe/fio/archive/fio-3.20.tar.gz).  Reproduced offline as
+    #   git archive --format=tar --prefix=fio-fio-3.20/ fio-3.20 | gzip -cn | sha256sum
+    # in a clone of github.com/axboe/fio; the same command gives exactly the
+    # builtin sha256 of 3.19 (809963b1...) and of 3.33 (f48b2547...).
+    version("3.20", sha256="db18296adf96fc156846b7d125c0ec82ed97195448954f58a6048982be85765b")
+
+    # Upstream commit 382975557e632efb506836bc1709789e615c9094 ("fio: remove
+    # raw device support", first released in fio-3.28): Linux 5.14 removed
+    # <linux/raw.h>, which fio up to 3.27 includes.  The file is
+    #   git format-patch -1 --full-index --stdout 382975557e63...
+    # of github.com/axboe/fio (tests/test_spack_envs.py checks it where a
+    # clone is at hand); it applies to 3.19 and 3.20 with fuzz in fio.1 only.
+    patch("fio-remove-raw-device-support.patch", when="@3.19:3.20")
