@@ -185,6 +185,11 @@ def check(archive, spack=True):
         envs = sorted({n.split('/', 1)[1].rsplit('/', 1)[0]
                        for n in files if n.startswith('spack_envs/')
                        and n.endswith('/spack.lock')})
+        pins = 'spack_envs/checkout-versions.yaml'
+        if envs and pins not in files:
+            problems.append(f'{pins}: missing (every bundle of a Spack '
+                            f'environment has it)')
+            spack = False
         why = pinned_spack(files) if envs and spack else 'not asked'
         if envs and not why:
             problems += reconcretize(files, envs)
