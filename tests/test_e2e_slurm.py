@@ -303,12 +303,28 @@ def test_drained_nodes(slurm, runs, quick):
         subprocess.run(['scontrol', 'update', 'nodename=mbnode[1-2]',
                         'state=resume'], check=True, env=env)
 
-    assert_clean_failure(runs, proc, earlier, perflogs,
-                         'blocked due to reason: Nodes required for job are '
-                         'DOWN, DRAINED')
+    said = re.search(r'blocked due to reason: (.+)', proc.stdout)
+    assert said, proc.stdout[-4000:]
+    assert said[1].startswith(drained_reasons()), said[1]
+    assert_clean_failure(runs, proc, earlier, perflogs, said[0])
     queued = subprocess.run(['squeue', '-h', '-t', 'PENDING'],
                             capture_output=True, text=True, env=env).stdout
     assert not queued.strip()
+
+
+#: What a job pending on drained nodes is said to wait for: which of the two
+#: squeue shows depends on when slurmctld's scheduler last looked at the job
+DRAINED = ('ReqNodeNotAvail', 'Nodes required for job are DOWN, DRAINED')
+
+
+def drained_reasons():
+    '''The reasons of :data:`DRAINED` that the test cluster's partition
+    cancels a job on (systems/config.py): every one of them.'''
+    cancels = suite.partitions()['slurm_testbed:node_local'][
+        'sched_options']['slurm_job_cancel_reasons']
+    missing = [r for r in DRAINED if not r.startswith(tuple(cancels))]
+    assert not missing, f'the configuration does not cancel on {missing}'
+    return DRAINED
 
 
 def test_partition_that_does_not_exist(slurm, runs, quick):
