@@ -167,3 +167,19 @@ def test_preload_only_the_program():
     mpi = darshan.preload('/d', mpi=True, traced=True)
     assert 'DARSHAN_ENABLE_NONMPI=1' not in mpi
     assert 'DXT_ENABLE_IO_TRACE=1' in mpi
+
+
+def test_a_scratch_darshan_leaves_out_is_let_in():
+    '''Darshan records nothing under /var/ by default: a scratch in
+    /var/tmp (the Slurm test cluster's) would leave its witness blind.'''
+    env = darshan.preload('/d', scratch='/var/tmp/microbench-testbed')
+    excluded = [e for e in env if e.startswith('DARSHAN_EXCLUDE_DIRS=')]
+    assert len(excluded) == 1
+    dirs = excluded[0].split('=', 1)[1].split(',')
+    assert '/var/' not in dirs
+    assert set(dirs) == set(darshan.DARSHAN_EXCLUDED) - {'/var/'}
+    # the variable's special value is not spelled by accident
+    assert not excluded[0].split('=', 1)[1].startswith('none')
+    for scratch in ('/scratch/alice', '/tmp/x', '/variable/y'):
+        assert not any(e.startswith('DARSHAN_EXCLUDE_DIRS=') for e in
+                       darshan.preload('/d', scratch=scratch)), scratch

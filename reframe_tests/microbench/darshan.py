@@ -31,14 +31,33 @@ SUMMED = ('POSIX_OPENS', 'POSIX_STATS', 'POSIX_READS', 'POSIX_WRITES',
           'POSIX_CONSEC_WRITES', 'POSIX_SEQ_READS', 'POSIX_FILE_NOT_ALIGNED',
           'POSIX_MEM_NOT_ALIGNED', 'POSIX_FSYNCS', 'POSIX_FDSYNCS')
 
-def preload(log_dir, mpi=False, traced=False):
+#: Directories whose files Darshan never records unless told otherwise
+#: (``darshan_path_exclusions`` of darshan-runtime/lib/darshan-config.c,
+#: 3.4.7): a scratch below one of them (``/var/tmp``) is invisible to it
+DARSHAN_EXCLUDED = ('/etc/', '/dev/', '/usr/', '/bin/', '/boot/', '/lib/',
+                    '/opt/', '/sbin/', '/sys/', '/proc/', '/var/')
+
+
+def excluded_dirs(scratch):
+    '''Darshan's excluded directories without those that hold
+    ``scratch``; None where none does (Darshan's default then stands).'''
+    under = os.path.join(os.path.normpath(scratch), '')
+    kept = [d for d in DARSHAN_EXCLUDED if not under.startswith(d)]
+    return None if len(kept) == len(DARSHAN_EXCLUDED) else kept
+
+
+def preload(log_dir, mpi=False, traced=False, scratch=None):
     '''``env`` setting the job's Darshan runtime (``$darshan_lib``, found by
     the job) for the program that follows it, its logs into ``log_dir``.
     Only that program is preloaded: not the launcher, not a wrapper.
     ``traced`` adds DXT (every access's offset, rank and host) and keeps
-    per-rank records of shared files.'''
+    per-rank records of shared files.  A ``scratch`` under a directory
+    Darshan leaves out by default is let in (``DARSHAN_EXCLUDE_DIRS``).'''
     env = ['env', 'LD_PRELOAD=$darshan_lib', f'DARSHAN_LOG_DIR_PATH={log_dir}',
            'DARSHAN_MODMEM=256', 'DARSHAN_NAMEMEM=64']
+    excluded = excluded_dirs(scratch) if scratch else None
+    if excluded is not None:
+        env.append(f'DARSHAN_EXCLUDE_DIRS={",".join(excluded)}')
     if not mpi:
         env.append('DARSHAN_ENABLE_NONMPI=1')
 

@@ -87,7 +87,7 @@ class Witnessed(rfm.RegressionTestPlugin):
 
         return self.darshan_argv(variant, darshan.preload(
             self.darshan_log_dir(variant), self.darshan_mpi,
-            self.darshan_traced))
+            self.darshan_traced, self.scratch_dir))
 
 
 def judge(check, recs):
