@@ -9,9 +9,15 @@ open side to the plot's edge: a gap's bare direction ``[1, 0, None]`` is
 the half-plane above 1); per check, each figure with samples over the
 sessions (each session's median and extrema, the latest band, a red cross
 for a failure or a regression of the comparison).  Then the comparison's
-verdicts, worst first, and the latest figures.  A year of nightly sessions
-takes seconds: low resolution, boxes drawn by hand in one axes (an axes'
-ticks cost more than all its data), plots drawn in parallel.
+verdicts, worst first, and the latest figures.
+
+Readable where it is read: every plot is drawn at most :data:`PLOT_WIDTH_IN`
+wide at :data:`DPI`, with text at :data:`FONT_PT`, and shown at its natural
+size, so that at 1280 px it fits the window and its text is the page's;
+on a narrower screen (a phone) a plot and a table scroll inside their own
+box, and the page itself never scrolls sideways.  A year of nightly
+sessions takes seconds: boxes drawn by hand in one axes (an axes' ticks
+cost more than all its data), plots drawn in parallel.
 '''
 
 import base64
@@ -34,29 +40,114 @@ from matplotlib.collections import LineCollection, PolyCollection  # noqa
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from microbench import results  # noqa: E402
-from microbench.comparison import COLUMNS as VERDICT  # noqa: E402
 from microbench.verdicts import VERDICTS  # noqa: E402
 
 KEY = results.key_columns()
-DPI = 72
+
+# -- the plots' layout, in inches (a plot is drawn in one axes whose units
+#    are inches: :func:`_canvas`) --------------------------------------------
+
+#: Pixels per inch: a plot is shown at its natural size
+DPI = 100
+#: The widest plot: 1200 px, inside a 1280 px window with the page's margins
+PLOT_WIDTH_IN = 12.0
+#: Text of the plots (10 pt at 100 dpi: 14 px, the size of the page's text)
+FONT_PT = 10
+#: Width of one character of that text, and the height of a line of it
+CHAR_IN = 0.085
+LINE_IN = 0.19
+#: Room left of a box for its tick labels and its axis label
+AXIS_IN = 1.05
+#: Length of a tick, and the gap between a tick and its label
+TICK_IN = 0.05
+TICK_GAP_IN = 0.07
+#: Room above the top row for the plot's title (two lines)
+TITLE_IN = 0.65
+
+#: Violin plots: each violin's slot, the least width and the height of a
+#: panel (one figure's violins in one box), room under a box for the
+#: names and the panel's label, and between two rows of panels
+SLOT_IN = 0.85
+PANEL_MIN_IN = 2.0
+VIOLIN_BOX_IN = 2.6
+NAMES_IN = 0.55
+ROW_GAP_IN = 0.25
+#: Names longer than their slot are turned by this many degrees
+TURN_DEGREES = 30
+TURN_SIN, TURN_COS = np.sin(np.radians(TURN_DEGREES)), np.cos(
+    np.radians(TURN_DEGREES))
+#: Half the width of a violin's body, and of its median and extrema marks,
+#: as a share of its slot
+BODY_HALF = 0.35
+MARK_HALF = 0.3
+CAP_HALF = 0.15
+
+#: Trend plots: panels per row, a panel's height, and room above it (its
+#: title) and under it (the dates)
+TREND_COLUMNS = 3
+TREND_BOX_IN = 1.6
+TREND_TITLE_IN = 0.35
+TREND_DATES_IN = 0.45
+TREND_RIGHT_IN = 0.2
+
 #: Drawing the plots is most of the work: a process per core
 WORKERS = min(4, os.cpu_count() or 1)
-#: Small text, not hinted (cheaper), no mathtext (a variant may hold a $)
-RC = {'text.parse_math': False, 'font.size': 7, 'figure.titlesize': 8,
-      'text.hinting': 'no_hinting'}
+#: Not hinted (cheaper), no mathtext (a variant may hold a $)
+RC = {'text.parse_math': False, 'font.size': FONT_PT,
+      'figure.titlesize': FONT_PT + 1, 'text.hinting': 'no_hinting'}
 BAND = {'color': 'tab:green', 'alpha': 0.2, 'lw': 0}
 LEGEND = ('bars: least to largest sample; shaded: reference band; red X: '
           'failed its reference, or a regression in the comparison')
-CSS = ('body{font-family:sans-serif}img.plot{display:block;max-width:100%}'
-       'table{border-collapse:collapse;font-size:12px}th,td{border:1px solid'
-       ' #ccc;padding:2px 6px}td.num{text-align:right}.regression,.fail{'
-       'background:#f4b3b3}.improvement{background:#bfe6bf}.inconclusive,'
-       '.changed{background:#f8dc94}')
+
+# -- the page ---------------------------------------------------------------
+
+#: Plots at their natural size (never squeezed: their text stays
+#: readable); a plot or a table wider than the window scrolls in its box
+CSS = ('body{font-family:sans-serif;font-size:15px;margin:16px;'
+       'line-height:1.35}h1{font-size:26px}h2{font-size:21px;margin-top:'
+       '1.6em}h3{font-size:17px}.scroll{overflow-x:auto;max-width:100%}'
+       'img.plot{display:block;max-width:none}'
+       'table{border-collapse:collapse;font-size:13px}th,td{border:1px '
+       'solid #ccc;padding:3px 6px;white-space:nowrap;text-align:left}'
+       'th{background:#f2f2f2}td.num{text-align:right}td.why{white-space:'
+       'normal;color:#444;padding-left:2em;border-top:none}'
+       '.regression,.fail{background:#f4b3b3}.improvement{background:'
+       '#bfe6bf}.inconclusive,.changed{background:#f8dc94}')
+
+#: The verdict table's columns: heading, what a cell shows (a column of
+#: the comparison, or a function of its row); each row's ``why`` is a line
+#: of its own under it
+VERDICT_COLUMNS = [
+    ('partition', lambda v: f'{v.get("system")}:{v.get("partition")}'),
+    ('check', 'check'), ('variant', 'variant'), ('figure', 'figure'),
+    ('verdict', 'verdict'), ('before', 'median_before'),
+    ('after', 'median_after'), ('unit', 'unit'), ('ratio', 'ratio'),
+    ('interval', lambda v: f'{_short(v.get("ci_low"))} .. '
+                           f'{_short(v.get("ci_high"))}'),
+    ('p', 'p'),
+    ('band', lambda v: f'{_short(v.get("band_low"))} .. '
+                       f'{_short(v.get("band_high"))} '
+                       f'({v.get("band_from")})'),
+    ('samples', lambda v: f'{v.get("n_before")} / {v.get("n_after")}'),
+    ('sessions', lambda v: f'{v.get("sessions_before")} / '
+                           f'{v.get("sessions_after")}'),
+]
+VERDICT_NOTE = ('before and after: the medians of the two sides; ratio: '
+                'after over before, with its bootstrap interval; band: '
+                'of the ratio, and where it comes from; samples and '
+                'sessions: before / after; under each figure, why it has '
+                'its verdict')
 
 
 def _fmt(value):
-    return '-' if pd.isna(value) else (
-        f'{value:.4g}' if isinstance(value, float) else str(value))
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return '-'
+    return f'{value:.4g}' if isinstance(value, float) else str(value)
+
+
+def _short(value):
+    '''A bound of an interval or a band: three digits.'''
+    return '-' if value is None or pd.isna(value) else f'{value:.3g}'
 
 
 def _band(row):
@@ -71,9 +162,13 @@ def _band(row):
 
 def _band_text(band):
     low, high = band or (None, None)
-    return ('-' if low is None and high is None else f'>= {low:.4g}'
-            if high is None else f'<= {high:.4g}' if low is None
-            else f'{low:.4g} .. {high:.4g}')
+    if low is None and high is None:
+        return '-'
+    if high is None:
+        return f'>= {low:.4g}'
+    if low is None:
+        return f'<= {high:.4g}'
+    return f'{low:.4g} .. {high:.4g}'
 
 
 def _latest(rows):
@@ -85,8 +180,10 @@ def _latest(rows):
 def _limits(values, bands, gap):
     '''Limits that hold ``values``, the finite edges of ``bands``, and 1
     for a gap, with a margin.'''
-    every = np.concatenate([np.ravel(np.asarray(values, dtype=float)), [
-        e for b in bands if b for e in b if e is not None] + [1.0] * gap])
+    edges = [edge for band in bands if band for edge in band
+             if edge is not None]
+    every = np.concatenate([np.ravel(np.asarray(values, dtype=float)),
+                            edges + [1.0] * gap])
     every = every[np.isfinite(every)]
     low, high = (every.min(), every.max()) if every.size else (0.0, 1.0)
     pad = (high - low) * 0.08 or abs(high) * 0.1 or 1.0
@@ -100,8 +197,8 @@ def _rect(x0, x1, y0, y1):
 def _scale(lim, start, size):
     '''The function taking values from ``lim`` to ``start`` .. ``start +
     size`` (inches).'''
-    return lambda v: start + (np.asarray(v, dtype=float) - lim[0]) / (
-        lim[1] - lim[0]) * size
+    return lambda value: start + (np.asarray(value, dtype=float)
+                                  - lim[0]) / (lim[1] - lim[0]) * size
 
 
 def _box(ax, parts, left, bottom, size, ylim, gap, shades):
@@ -109,18 +206,21 @@ def _box(ax, parts, left, bottom, size, ylim, gap, shades):
     ticks, a dashed line at 1 for a gap, each band of ``shades``, ``(x0,
     x1, band)``, shaded (its open sides to the limits); the function taking
     y to inches.'''
-    y, right = _scale(ylim, bottom, size[1]), left + size[0]
+    to_y, right = _scale(ylim, bottom, size[1]), left + size[0]
     parts['boxes'].append(_rect(left, right, bottom, bottom + size[1]))
-    parts['bands'] += [_rect(x0, x1, *y([ylim[0] if b[0] is None else b[0],
-                                         ylim[1] if b[1] is None else b[1]]))
-                       for x0, x1, b in shades if b is not None]
-    for t in MaxNLocator(4 if size[1] > 1.5 else 3).tick_values(*ylim):
-        if ylim[0] <= t <= ylim[1]:
-            parts['ticks'].append([(left - 0.04, y(t)), (left, y(t))])
-            ax.text(left - 0.06, y(t), f'{t:.4g}', ha='right', va='center')
+    parts['bands'] += [
+        _rect(x0, x1, *to_y([ylim[0] if band[0] is None else band[0],
+                             ylim[1] if band[1] is None else band[1]]))
+        for x0, x1, band in shades if band is not None]
+    for tick in MaxNLocator(5 if size[1] > 2 else 4).tick_values(*ylim):
+        if ylim[0] <= tick <= ylim[1]:
+            at = to_y(tick)
+            parts['ticks'].append([(left - TICK_IN, at), (left, at)])
+            ax.text(left - TICK_GAP_IN, at, f'{tick:.4g}', ha='right',
+                    va='center')
     if gap:
-        parts['ones'].append([(left, y(1)), (right, y(1))])
-    return y
+        parts['ones'].append([(left, to_y(1)), (right, to_y(1))])
+    return to_y
 
 
 def _canvas(width, height):
@@ -146,67 +246,125 @@ def _draw(ax, parts):
     ax.add_collection(LineCollection(parts['ones'], colors='k', lw=0.8,
                                      ls='--'))
     ax.add_collection(LineCollection(parts['marks'], colors='tab:blue',
-                                     lw=1.2))
-    ax.plot(*points('bars'), color='0.55', lw=0.7)
-    ax.plot(*points('points'), 'o', ms=2.5, color='tab:blue')
-    ax.plot(*points('dots'), '.', ms=3, color='k')
-    ax.plot(*points('red'), 'X', ms=6, color='tab:red')
+                                     lw=1.5))
+    ax.plot(*points('bars'), color='0.55', lw=0.9)
+    ax.plot(*points('points'), 'o', ms=4, color='tab:blue')
+    ax.plot(*points('dots'), '.', ms=4, color='k')
+    ax.plot(*points('red'), 'X', ms=8, color='tab:red')
+
+
+def _rows_of(widths):
+    '''Panels of ``widths`` (each with the room left of it) in rows that
+    fit :data:`PLOT_WIDTH_IN`: lists of their indices.'''
+    rows, used = [[]], 0.0
+    for index, width in enumerate(widths):
+        if rows[-1] and used + AXIS_IN + width > PLOT_WIDTH_IN:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(index)
+        used += AXIS_IN + width
+    return rows
+
+
+def _violins(ax, parts, xs, slot, data, to_y):
+    '''Each sample set of ``data`` as a violin at its ``xs``: its body,
+    median and extrema marked, its samples as dots.'''
+    for x, samples in zip(xs, data):
+        low, mid, high = to_y([samples.min(), np.median(samples),
+                               samples.max()])
+        if high > low:
+            kde = cbook.violin_stats(samples, lambda s, at: mlab.GaussianKDE(
+                s).evaluate(at))[0]
+            half = kde['vals'] / kde['vals'].max() * BODY_HALF * slot
+            at = to_y(kde['coords'])
+            parts['bodies'].append(np.column_stack([np.concatenate(
+                [x - half, (x + half)[::-1]]), np.r_[at, at[::-1]]]))
+        mark, cap = MARK_HALF * slot, CAP_HALF * slot
+        parts['marks'] += [[(x - mark, mid), (x + mark, mid)],
+                           [(x, low), (x, high)],
+                           [(x - cap, low), (x + cap, low)],
+                           [(x - cap, high), (x + cap, high)]]
+        parts['dots'].append(np.column_stack([np.full(samples.size, x),
+                                              to_y(samples)]))
 
 
 def _violin_figure(rows, gaps, title):
     '''The paper's figure of one pitfall's session, or None.'''
-    panels = [(rows[rows['figure'] == f], 'variant', f) for f in
-              pd.unique(rows['figure']) if '_median_' in f]
+    panels = [(rows[rows['figure'] == figure], 'variant', figure)
+              for figure in pd.unique(rows['figure'])
+              if '_median_' in figure]
     panels += [(gaps, 'figure', 'gap')] if len(gaps) else []
     if not panels:
         return None
 
-    names = [list(p[kind]) for p, kind, _ in panels]
-    widths = [max(1.6, 0.45 * len(n) + 0.3) for n in names]
-    # names too long side by side are turned: how far down they reach
-    turns = [0.03 * max(map(len, n)) * (sum(map(len, n)) * 0.055 > w)
-             for n, w in zip(names, widths)]
-    below = 0.55 + max(turns)
-    fig, ax, parts = _canvas(max(4.5, sum(widths) + 0.85 * len(panels)),
-                             below + 2.7)
-    left, counts = 0.75, []
-    for (p, kind, label), n, w, turn in zip(panels, names, widths, turns):
-        data = [np.asarray(s if len(s) else (v,), dtype=float)
-                for s, v in zip(p['samples'], p['value'])]
-        counts += [d.size for d in data]
-        bands = [_band(r) for _, r in p.iterrows()]
-        gap = label == 'gap'
-        ylim = _limits(np.concatenate(data), bands, gap)
-        step = w / len(data)
-        xs = left + (np.arange(len(data)) + 0.5) * step
-        y = _box(ax, parts, left, below, (w, 2.0), ylim, gap, [
-            (x - 0.4 * step, x + 0.4 * step, b) for x, b in zip(xs, bands)])
-        for x, d, name in zip(xs, data, n):
-            low, mid, high = y([d.min(), np.median(d), d.max()])
-            if high > low:
-                kde = cbook.violin_stats(d, lambda s, at: mlab.GaussianKDE(
-                    s).evaluate(at))[0]
-                half = kde['vals'] / kde['vals'].max() * 0.35 * step
-                at = y(kde['coords'])
-                parts['bodies'].append(np.column_stack([np.concatenate(
-                    [x - half, (x + half)[::-1]]), np.r_[at, at[::-1]]]))
-            q = 0.15 * step
-            parts['marks'] += [[(x - 2 * q, mid), (x + 2 * q, mid)],
-                               [(x, low), (x, high)],
-                               [(x - q, low), (x + q, low)],
-                               [(x - q, high), (x + q, high)]]
-            parts['dots'].append(np.column_stack([np.full(d.size, x), y(d)]))
-            ax.text(x, below - 0.06, name, rotation=30 if turn else 0,
-                    ha='right' if turn else 'center', va='top')
-        ax.text(left + w / 2, below - 0.3 - turn, 'gap' if gap else kind,
-                ha='center', va='top')
-        ax.text(left - 0.55, below + 1, f'{label} ({p["unit"].iloc[0]})',
-                rotation=90, ha='center', va='center')
-        left += w + 0.85
+    names = [list(panel[kind]) for panel, kind, _ in panels]
+    widths = [max(PANEL_MIN_IN, SLOT_IN * len(n)) for n in names]
+    longest = [max(map(len, n)) * CHAR_IN for n in names]
+    # names too long for their slot are turned: how far down they reach,
+    # and how far left of its panel the first one does
+    turned = [length > width / len(n)
+              for n, length, width in zip(names, longest, widths)]
+    depths = [length * TURN_SIN if turn else 0.0
+              for length, turn in zip(longest, turned)]
+    reaches = [len(n[0]) * CHAR_IN * TURN_COS + LINE_IN * TURN_SIN
+               - width / len(n) / 2
+               if turn else 0.0
+               for n, width, turn in zip(names, widths, turned)]
+    layout = _rows_of(widths)
+    starts = [max(AXIS_IN, reaches[row[0]] + TICK_GAP_IN) for row in layout]
+    heights = [VIOLIN_BOX_IN + NAMES_IN + max(depths[i] for i in row)
+               for row in layout]
+    width = max(start - AXIS_IN + sum(AXIS_IN + widths[i] for i in row)
+                for start, row in zip(starts, layout))
+    height = TITLE_IN + sum(heights) + ROW_GAP_IN * (len(layout) - 1)
+    fig, ax, parts = _canvas(width + TREND_RIGHT_IN, height)
+    top, counts = height - TITLE_IN, []
+    for row, row_height, left in zip(layout, heights, starts):
+        bottom = top - VIOLIN_BOX_IN
+        for i in row:
+            panel, kind, label = panels[i]
+            data = [np.asarray(s if len(s) else (v,), dtype=float)
+                    for s, v in zip(panel['samples'], panel['value'])]
+            counts += [d.size for d in data]
+            bands = [_band(r) for _, r in panel.iterrows()]
+            gap = label == 'gap'
+            ylim = _limits(np.concatenate(data), bands, gap)
+            slot = widths[i] / len(data)
+            xs = left + (np.arange(len(data)) + 0.5) * slot
+            to_y = _box(ax, parts, left, bottom, (widths[i], VIOLIN_BOX_IN),
+                        ylim, gap, [(x - 0.4 * slot, x + 0.4 * slot, band)
+                                    for x, band in zip(xs, bands)])
+            _violins(ax, parts, xs, slot, data, to_y)
+            for x, name in zip(xs, names[i]):
+                ax.text(x, bottom - TICK_GAP_IN, name,
+                        rotation=TURN_DEGREES if turned[i] else 0,
+                        ha='right' if turned[i] else 'center', va='top')
+            ax.text(left + widths[i] / 2,
+                    bottom - NAMES_IN + LINE_IN - depths[i],
+                    'gap' if gap else kind, ha='center', va='top')
+            ax.text(left - AXIS_IN + LINE_IN, bottom + VIOLIN_BOX_IN / 2,
+                    f'{label}\n({panel["unit"].iloc[0]})', rotation=90,
+                    ha='center', va='center')
+            left += widths[i] + AXIS_IN
+        top -= row_height + ROW_GAP_IN
     _draw(ax, parts)
     many = sorted({min(counts), max(counts)})
     fig.suptitle(f'{title}\n{"..".join(map(str, many))} samples per violin')
     return fig
+
+
+def _date_axis(rows):
+    '''The x limits (matplotlib's date numbers) of ``rows``' sessions, and
+    the ticks with their labels.'''
+    first = mdates.date2num(rows['when'].min())
+    last = mdates.date2num(rows['when'].max())
+    margin = (last - first) * 0.04 or 0.5
+    xlim = (first - margin, last + margin)
+    locator = mdates.AutoDateLocator(minticks=2, maxticks=5)
+    ticks = locator.tick_values(*mdates.num2date(xlim))
+    ticks = ticks[(ticks >= xlim[0]) & (ticks <= xlim[1])]
+    return xlim, ticks, mdates.ConciseDateFormatter(locator).format_ticks(
+        ticks)
 
 
 def _trend_figure(rows, bad, title):
@@ -217,43 +375,42 @@ def _trend_figure(rows, bad, title):
     if not groups:
         return None
 
-    cols = min(4, len(groups))
-    pitch = max(2.6, 5.2 / cols)
-    height = 1.6 * -(-len(groups) // cols) + 0.9
-    fig, ax, parts = _canvas(pitch * cols + 0.2, height)
-    since, until = rows['when'].min(), rows['when'].max()
-    x0, x1 = mdates.date2num(since), mdates.date2num(until)
-    xlim = (x0 - ((x1 - x0) * 0.04 or 0.5), x1 + ((x1 - x0) * 0.04 or 0.5))
-    locator = mdates.AutoDateLocator(minticks=2, maxticks=5)
-    xticks = locator.tick_values(*mdates.num2date(xlim))
-    xticks = xticks[(xticks >= xlim[0]) & (xticks <= xlim[1])]
-    xlabels = mdates.ConciseDateFormatter(locator).format_ticks(xticks)
+    columns = min(TREND_COLUMNS, len(groups))
+    pitch = PLOT_WIDTH_IN / TREND_COLUMNS
+    box_width = pitch - AXIS_IN - TREND_RIGHT_IN
+    row_pitch = TREND_TITLE_IN + TREND_BOX_IN + TREND_DATES_IN
+    height = TITLE_IN + row_pitch * -(-len(groups) // columns)
+    fig, ax, parts = _canvas(pitch * columns, height)
+    xlim, xticks, xlabels = _date_axis(rows)
     environs = rows['environ'].nunique() > 1
-    w, h = pitch - 0.85, 1.15
-    for i, ((environ, variant, figure), g) in enumerate(groups):
-        left, bottom = 0.7 + i % cols * pitch, height - 1.95 - i // cols * 1.6
-        last = g.iloc[-1]
+    for i, ((environ, variant, figure), group) in enumerate(groups):
+        left = AXIS_IN + i % columns * pitch
+        bottom = (height - TITLE_IN - (i // columns + 1) * row_pitch
+                  + TREND_DATES_IN)
+        last = group.iloc[-1]
         band, gap = _band(last), last['check'].endswith('_gap')
-        ylim = _limits([g['low'], g['high']], [band], gap)
-        y = _box(ax, parts, left, bottom, (w, h), ylim, gap,
-                 [(left, left + w, band)])
-        x = _scale(xlim, left, w)
-        at = x(mdates.date2num(g['when'].to_numpy()))
-        parts['bars'].append(np.column_stack([np.repeat(at, 3), y(
-            np.column_stack([g['low'], g['high'], np.full(len(g), np.nan)])
-            .ravel())]))
-        parts['points'].append(np.column_stack([at, y(g['value'])]))
-        red = (g['result'] == 'fail').to_numpy()
+        ylim = _limits([group['low'], group['high']], [band], gap)
+        to_y = _box(ax, parts, left, bottom, (box_width, TREND_BOX_IN),
+                    ylim, gap, [(left, left + box_width, band)])
+        to_x = _scale(xlim, left, box_width)
+        at = to_x(mdates.date2num(group['when'].to_numpy()))
+        parts['bars'].append(np.column_stack([np.repeat(at, 3), to_y(
+            np.column_stack([group['low'], group['high'],
+                             np.full(len(group), np.nan)]).ravel())]))
+        parts['points'].append(np.column_stack([at, to_y(group['value'])]))
+        red = (group['result'] == 'fail').to_numpy()
         red[-1] |= tuple(last[k] for k in KEY) in bad
         parts['red'].append(parts['points'][-1][red])
-        ax.text(left + w / 2, bottom + h + 0.04, f'{variant} {figure} '
-                f'({last["unit"]})' + (f' [{environ}]' if environs else ''),
+        ax.text(left + box_width / 2, bottom + TREND_BOX_IN + TICK_GAP_IN,
+                f'{variant} {figure} ({last["unit"]})'
+                + (f' [{environ}]' if environs else ''),
                 ha='center', va='bottom')
-        if i + cols >= len(groups):
-            for t, label in zip(x(xticks), xlabels):
-                parts['ticks'].append([(t, bottom), (t, bottom - 0.04)])
-                ax.text(t, bottom - 0.06, label, ha='center', va='top')
+        for tick, label in zip(to_x(xticks), xlabels):
+            parts['ticks'].append([(tick, bottom), (tick, bottom - TICK_IN)])
+            ax.text(tick, bottom - TICK_GAP_IN, label, ha='center',
+                    va='top')
     _draw(ax, parts)
+    since, until = rows['when'].min(), rows['when'].max()
     fig.suptitle(f'{title}: {rows["session"].nunique()} sessions, '
                  f'{since:%Y-%m-%d %H:%M} .. {until:%Y-%m-%d %H:%M}\n{LEGEND}')
     return fig
@@ -303,7 +460,8 @@ def _jobs(frame, bad):
 
 def _img(png, outdir, section, name, heading, used):
     '''Write ``png`` to ``outdir/<name>.png`` (``name`` made safe and
-    unique among ``used``); its heading and ``<img>``.'''
+    unique among ``used``); its heading and ``<img>`` in a box of its
+    own.'''
     alt = ('Violin plots of each variant and gap of ' if section ==
            'pitfalls' else 'Trend of each figure of ') + heading
     name = re.sub(r'[^A-Za-z0-9._-]+', '_', name)
@@ -311,21 +469,41 @@ def _img(png, outdir, section, name, heading, used):
     used.add(name)
     with open(os.path.join(outdir, f'{name}.png'), 'wb') as out:
         out.write(png)
-    return (f'<h3>{html.escape(heading)}</h3><img class="plot" alt="'
-            f'{html.escape(alt)}" src="data:image/png;base64,'
-            f'{base64.b64encode(png).decode()}">')
+    return (f'<h3>{html.escape(heading)}</h3><div class="scroll">'
+            f'<img class="plot" alt="{html.escape(alt)}" '
+            f'src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+            f'</div>')
 
 
-def _table(head, rows, marked):
-    '''An HTML table; a cell of column ``marked`` is of the class its text
-    says, a number of class ``num``.'''
-    out = [''.join(f'<th>{html.escape(h)}</th>' for h in head)]
-    for row in rows:
-        out.append(''.join('<td class="{}">{}</td>'.format(
-            html.escape(str(c)) if h == marked else 'num' if isinstance(
-                c, (int, float)) else '', html.escape(_fmt(c)))
-            for h, c in zip(head, row)))
-    return f'<table><tr>{"</tr><tr>".join(out)}</tr></table>'
+def _cell(heading, value, marked):
+    '''A table cell: of the class its text says in column ``marked``, of
+    class ``num`` for a number.'''
+    if heading == marked:
+        kind = html.escape(str(value))
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        kind = 'num'
+    else:
+        kind = ''
+    return f'<td class="{kind}">{html.escape(_fmt(value))}</td>'
+
+
+def _table(head, rows, marked, notes=()):
+    '''An HTML table in a box that scrolls where it is wider than the
+    window; a cell of column ``marked`` is of the class its text says;
+    each of ``notes`` (if any) a line across the table under its row.'''
+    lines = [''.join(f'<th>{html.escape(h)}</th>' for h in head)]
+    for row, note in zip(rows, notes or [None] * len(rows)):
+        lines.append(''.join(_cell(h, c, marked) for h, c in zip(head, row)))
+        if note:
+            lines.append(f'<td class="why" colspan="{len(head)}">'
+                         f'{html.escape(note)}</td>')
+    return (f'<div class="scroll"><table><tr>{"</tr><tr>".join(lines)}'
+            f'</tr></table></div>')
+
+
+def _verdict_row(verdict):
+    return [verdict.get(column) if isinstance(column, str) else
+            column(verdict) for _, column in VERDICT_COLUMNS]
 
 
 def _tables(verdicts, latest):
@@ -337,9 +515,12 @@ def _tables(verdicts, latest):
         ranked = sorted(verdicts, key=lambda v: (
             order.get(v.get('verdict'), len(order)),
             *(str(v.get(k, '')) for k in KEY)))
-        out += ['<section id="verdicts"><h2>Verdicts</h2>', _table(
-            VERDICT, [[v.get(h) for h in VERDICT] for v in ranked],
-            'verdict'), '</section>']
+        out += ['<section id="verdicts"><h2>Verdicts</h2>',
+                f'<p>{html.escape(VERDICT_NOTE)}</p>',
+                _table([h for h, _ in VERDICT_COLUMNS],
+                       [_verdict_row(v) for v in ranked], 'verdict',
+                       [v.get('why') for v in ranked]),
+                '</section>']
     return out + ['<section id="latest"><h2>Latest figures</h2>', _table(
         ['partition', 'check', 'variant', 'figure', 'value', 'unit',
          'reference band', 'result', 'session'], [[
@@ -386,6 +567,8 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
                                        used))
 
     page = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, '
+            'initial-scale=1">',
             f'<title>{html.escape(title)}</title><style>{CSS}</style>',
             f'</head><body><h1>{html.escape(title)}</h1><p>', html.escape(
                 f'{frame["session"].nunique()} session(s), {len(frame)} '
