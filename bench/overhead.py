@@ -25,7 +25,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'reframe_tests'))
 
-from microbench import records  # noqa: E402
+from microbench.suite import records  # noqa: E402
 
 TARGET = 1.10
 

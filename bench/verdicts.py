@@ -42,7 +42,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, '.venv', 'bin')
 sys.path.insert(0, os.path.join(ROOT, 'reframe_tests'))
 
-from microbench import results  # noqa: E402
+from microbench.verdicts import storage as results  # noqa: E402
 from microbench.cli import ALL  # noqa: E402
 
 

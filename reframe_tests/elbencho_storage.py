@@ -15,8 +15,8 @@ them (``--hosts``).
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.gap import GapCheck
-from microbench.elbencho import ElbenchoRounds, ElbenchoVariantCheck
+from microbench.suite.gap import GapCheck
+from microbench.tools.elbencho import ElbenchoRounds, ElbenchoVariantCheck
 
 IO = ('buffered', 'direct')
 ALLOCATION = ('grow', 'prealloc')

@@ -13,9 +13,9 @@ the variant's claim.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
-from microbench import launchers
-from microbench.gap import GapCheck
-from microbench.fabtests import FabtestsRounds, FabtestsVariantCheck
+from microbench.suite import launchers
+from microbench.suite.gap import GapCheck
+from microbench.tools.fabtests import FabtestsRounds, FabtestsVariantCheck
 
 
 class fabtests_binding_rounds(FabtestsRounds):

@@ -14,8 +14,8 @@ paper's effect: the check says so.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
-from microbench.gap import GapCheck
-from microbench.fabtests import FabtestsRounds, FabtestsVariantCheck
+from microbench.suite.gap import GapCheck
+from microbench.tools.fabtests import FabtestsRounds, FabtestsVariantCheck
 
 
 class fabtests_completion_rounds(FabtestsRounds):

@@ -13,9 +13,9 @@ follow from the sync setting.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
-from microbench.gap import GapCheck
-from microbench.rounds import SCRATCH
-from microbench.fio import FioRounds, FioVariantCheck
+from microbench.suite.gap import GapCheck
+from microbench.suite.rounds import SCRATCH
+from microbench.tools.fio import FioRounds, FioVariantCheck
 
 
 class fio_cache_flags_rounds(FioRounds):

@@ -11,8 +11,8 @@ Witness: strace counts fallocate() calls on a short sample of its own.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
-from microbench.gap import GapCheck
-from microbench.fio import FioLogRounds, FioVariantCheck
+from microbench.suite.gap import GapCheck
+from microbench.tools.fio import FioLogRounds, FioVariantCheck
 
 
 class fio_fallocate_rounds(FioLogRounds):

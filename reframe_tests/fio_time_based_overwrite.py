@@ -13,8 +13,8 @@ overwrite), a figure of every sample.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
-from microbench.gap import GapCheck
-from microbench.fio import FioLogRounds, FioVariantCheck
+from microbench.suite.gap import GapCheck
+from microbench.tools.fio import FioLogRounds, FioVariantCheck
 
 
 class fio_time_based_overwrite_rounds(FioLogRounds):

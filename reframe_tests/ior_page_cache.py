@@ -18,8 +18,8 @@ interleaved 47008-byte transfers), stonewalled to measure sustained writes.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, run_after, variable
 
-from microbench.gap import GapCheck
-from microbench.ior import IorRounds, IorVariantCheck
+from microbench.suite.gap import GapCheck
+from microbench.tools.ior import IorRounds, IorVariantCheck
 
 SHAPES = ('easy', 'hard')
 DEFENCES = ('none', 'fsync', 'reorder', 'reorder_fsync', 'odirect', 'memory')

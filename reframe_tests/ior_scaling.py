@@ -20,9 +20,9 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import run_after, sanity_function, variable
 
 from microbench.units import STATISTICS, figure_name
-from microbench.ior import IorRounds, sustained
-from microbench.rounds import SCRATCH
-from microbench.stats import Samples, saturation
+from microbench.tools.ior import IorRounds, sustained
+from microbench.suite.rounds import SCRATCH
+from microbench.suite.stats import Samples, saturation
 
 
 def powers_of_two(top):

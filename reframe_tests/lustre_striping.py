@@ -13,8 +13,8 @@ check is skipped saying so.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.gap import GapCheck
-from microbench.lustre import StripingRounds, StripingVariantCheck
+from microbench.suite.gap import GapCheck
+from microbench.tools.lustre import StripingRounds, StripingVariantCheck
 from microbench.units import size_bytes
 
 LAYOUTS = ('one_stripe', 'striped', 'misaligned')

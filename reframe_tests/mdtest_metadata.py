@@ -15,8 +15,8 @@ stat and read rates are then reported as cache figures, saying why.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.gap import GapCheck
-from microbench.mdtest import MdtestRounds, MdtestVariantCheck
+from microbench.suite.gap import GapCheck
+from microbench.tools.mdtest import MdtestRounds, MdtestVariantCheck
 
 SHAPES = ('easy', 'hard')
 STRIDES = ('none', 'node')

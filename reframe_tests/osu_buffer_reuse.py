@@ -13,8 +13,8 @@ about 40% of the bandwidth (32 KiB messages, Summit EDR InfiniBand).  OSU
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.gap import GapCheck
-from microbench.osu import OsuRounds, OsuVariantCheck
+from microbench.suite.gap import GapCheck
+from microbench.tools.osu import OsuRounds, OsuVariantCheck
 
 
 class osu_buffer_reuse_rounds(OsuRounds):

@@ -14,9 +14,9 @@ import yaml
 
 from reframe.core.pipeline import RegressionTest
 
-from microbench.gap import GapCheck  # noqa: F401
-from microbench.rounds import Rounds  # noqa: F401
-from microbench.variant import VariantCheck  # noqa: F401
+from microbench.suite.gap import GapCheck  # noqa: F401
+from microbench.suite.rounds import Rounds  # noqa: F401
+from microbench.suite.variant import VariantCheck  # noqa: F401
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHECKS_DIR = os.path.join(ROOT, 'reframe_tests')

@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 import suite
-from microbench import bundle, checkbundle
+from microbench.bundles import bundle, check as checkbundle
 
 ENV = 'slurm_cluster/lustre'
 

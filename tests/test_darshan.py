@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fixtures
-from microbench import darshan
-from microbench.output import OutputError
+from microbench.suite import darshan
+from microbench.suite.output import OutputError
 
 FIO_JOB = 'darshan/fio-nonmpi-jobproc1.darshan'
 FIO_PARENT = 'darshan/fio-nonmpi-parent.darshan'

@@ -11,8 +11,8 @@ import subprocess
 import pytest
 
 import suite
-from microbench import launchers
-from microbench.rounds import SKELETON
+from microbench.suite import launchers
+from microbench.suite.rounds import SKELETON
 
 DIRECTIVE = {'slurm': '#SBATCH', 'pbs': '#PBS', 'torque': '#PBS'}
 

@@ -19,7 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import suite
-from microbench import bundle, checkbundle, perflog, provenance, replay
+from microbench.bundles import bundle, check as checkbundle, replay
+import perflog
+from microbench import provenance
 
 pytestmark = [
     pytest.mark.e2e,

@@ -14,7 +14,8 @@ import subprocess
 import pytest
 
 import suite
-from microbench import perflog, records
+import perflog
+from microbench.suite import records
 
 pytestmark = [
     pytest.mark.e2e,

@@ -16,7 +16,7 @@ import time
 import pytest
 
 import suite
-from microbench import perflog
+import perflog
 
 OSU_BINDIR = os.environ.get('MICROBENCH_OSU_BINDIR', '')
 FABTESTS_BINDIR = os.environ.get('MICROBENCH_FABTESTS_BINDIR', '')

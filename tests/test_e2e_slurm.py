@@ -20,7 +20,8 @@ import time
 import pytest
 
 import suite
-from microbench import launchers, perflog
+from microbench.suite import launchers
+import perflog
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slurm]
 

@@ -14,7 +14,7 @@ import shutil
 import pytest
 
 import suite
-from microbench import perflog
+import perflog
 
 IOR_BINDIR = os.environ.get('MICROBENCH_IOR_BINDIR', '')
 ELBENCHO_BINDIR = os.environ.get('MICROBENCH_ELBENCHO_BINDIR', '')

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 import suite
-from microbench import perflog
+import perflog
 
 pytestmark = [
     pytest.mark.e2e,

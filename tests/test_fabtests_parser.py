@@ -2,8 +2,8 @@
 
 import pytest
 
-from microbench import fabtests
-from microbench.output import OutputError
+from microbench.tools import fabtests
+from microbench.suite.output import OutputError
 
 from fixtures import section, text
 

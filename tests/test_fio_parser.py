@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from microbench import fio
-from microbench.output import OutputError
+from microbench.tools import fio
+from microbench.suite.output import OutputError
 
 from fixtures import text
 

@@ -2,8 +2,8 @@
 
 from types import SimpleNamespace
 
-from microbench import limits
-from microbench.stats import Samples
+from microbench.suite import limits
+from microbench.suite.stats import Samples
 
 
 def partition(**extras):

@@ -45,9 +45,9 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from microbench import (elbencho, fabtests, fio, ior, mdtest, osu, output,
-                        samples, strace)
-from microbench.output import OutputError
+from microbench.tools import elbencho, fabtests, fio, ior, mdtest, osu
+from microbench.suite import output, samples, strace
+from microbench.suite.output import OutputError
 
 from fixtures import section, text
 

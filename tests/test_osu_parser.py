@@ -2,8 +2,8 @@
 
 import pytest
 
-from microbench import osu
-from microbench.output import OutputError
+from microbench.tools import osu
+from microbench.suite.output import OutputError
 
 from fixtures import text
 

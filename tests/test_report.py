@@ -12,7 +12,7 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from microbench import comparison, report, results
+from microbench.verdicts import compare as comparison, report, storage as results
 
 from fixtures import path
 

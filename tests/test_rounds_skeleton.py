@@ -16,8 +16,8 @@ import time
 
 import pytest
 
-from microbench import records
-from microbench.rounds import SKELETON
+from microbench.suite import records
+from microbench.suite.rounds import SKELETON
 
 BASH = shutil.which('bash')
 

@@ -5,8 +5,10 @@ import shutil
 
 import pytest
 
-from microbench import fields, fio, ior, samples
-from microbench.recorded import Recorded
+from microbench import fields
+from microbench.tools import fio, ior
+from microbench.suite import samples
+from microbench.suite.recorded import Recorded
 
 from fixtures import path, text
 

@@ -4,8 +4,9 @@ import json
 
 import pytest
 
-from microbench import elbencho, ior, mdtest, output
-from microbench.output import OutputError
+from microbench.tools import elbencho, ior, mdtest
+from microbench.suite import output
+from microbench.suite.output import OutputError
 
 from fixtures import text
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from microbench import strace
-from microbench.output import OutputError
+from microbench.suite import strace
+from microbench.suite.output import OutputError
 
 from fixtures import section, text
 

@@ -6,7 +6,7 @@ import socket
 import pytest
 
 import suite
-from microbench import limits
+from microbench.suite import limits
 
 CHECKS = suite.check_classes()
 PARTITIONS = suite.partitions()

@@ -9,7 +9,8 @@ import pytest
 import yaml
 from hypothesis import example, given, settings, strategies as st
 
-from microbench import comparison, references, results, verdicts
+from microbench.verdicts import compare as comparison, storage as results, rule as verdicts
+from microbench import references
 
 DATA = os.path.join(os.path.dirname(__file__), 'data', 'results')
 

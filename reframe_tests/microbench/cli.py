@@ -26,8 +26,9 @@ import sys
 
 import pandas as pd
 
-from microbench import (bundle, checkbundle, comparison, references,
-                        replay, results, verdicts)
+from microbench.bundles import bundle, check as checkbundle, replay
+from microbench.verdicts import compare as comparison, storage as results, rule as verdicts
+from microbench import references
 
 #: Every session of the results storage
 ALL = results.ALL
@@ -168,7 +169,7 @@ def compare(args):
 
 
 def report(args):
-    from microbench import report as html
+    from microbench.verdicts import report as html
 
     frame = _load_many(args.sessions or [ALL], args.db, args.partition)
     found = None

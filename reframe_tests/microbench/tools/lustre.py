@@ -9,10 +9,10 @@ back from a probe file laid out the same way.
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import where
-from microbench.fio import FioRounds, FioVariantCheck
-from microbench.output import lines, number, once
-from microbench.rounds import SCRATCH
+from microbench.suite import where
+from microbench.tools.fio import FioRounds, FioVariantCheck
+from microbench.suite.output import lines, number, once
+from microbench.suite.rounds import SCRATCH
 
 
 def setstripe(path, count, size):

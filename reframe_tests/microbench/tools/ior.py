@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import darshan, mpi, samples, where
-from microbench.mpi import MpiRounds
-from microbench.output import OutputError, load_json, member, number, once
-from microbench.rounds import SCRATCH
+from microbench.suite import darshan, mpi, samples, where
+from microbench.suite.mpi import MpiRounds
+from microbench.suite.output import OutputError, load_json, member, number, once
+from microbench.suite.rounds import SCRATCH
 from microbench.units import size_bytes
-from microbench.variant import VariantCheck
-from microbench.witnessed import Witnessed
+from microbench.suite.variant import VariantCheck
+from microbench.suite.witnessed import Witnessed
 
 #: What IOR prints when it fails, and its warnings
 ERRORS = re.compile(r'^(ERROR\b|Error invalid argument)')

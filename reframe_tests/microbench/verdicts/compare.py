@@ -15,7 +15,7 @@ import json
 
 import pandas as pd
 
-from microbench import results, verdicts
+from microbench.verdicts import storage as results, rule as verdicts
 
 KEY = results.key_columns()
 

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 from reframe.core.builtins import variable
 
-from microbench import launchers, output, where
-from microbench.output import OutputError, lines, number, once
-from microbench.rounds import Rounds
+from microbench.suite import launchers, output, where
+from microbench.suite.output import OutputError, lines, number, once
+from microbench.suite.rounds import Rounds
 from microbench.units import MB_S_IN_MIB_S
-from microbench.variant import VariantCheck
+from microbench.suite.variant import VariantCheck
 
 _HEADER = re.compile(r'^# OSU MPI (?P<name>.+?) Test v(?P<version>[\d.]+)')
 _COLUMNS = re.compile(r'^# Size\s+(?P<metric>\w+) \((?P<unit>[^)]+)\)\s*$')

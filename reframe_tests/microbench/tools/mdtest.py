@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import mpi, where
-from microbench.mpi import MpiRounds
-from microbench.output import OutputError, lines, number, once, reject_errors
-from microbench.rounds import SCRATCH
-from microbench.variant import VariantCheck
-from microbench.witnessed import Witnessed
+from microbench.suite import mpi, where
+from microbench.suite.mpi import MpiRounds
+from microbench.suite.output import OutputError, lines, number, once, reject_errors
+from microbench.suite.rounds import SCRATCH
+from microbench.suite.variant import VariantCheck
+from microbench.suite.witnessed import Witnessed
 
 _LAUNCHED = re.compile(r'^mdtest-(?P<version>\S+) was launched with '
                        r'(?P<tasks>\S+) total task\(s\) on (?P<nodes>\S+) '

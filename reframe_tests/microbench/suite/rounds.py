@@ -19,8 +19,9 @@ from reframe.core.builtins import run_after, run_before, sanity_function
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import launchers, output, records, samples, spack
-from microbench.recorded import Recorded
+from microbench.suite import launchers, output, records, samples
+from microbench import spack
+from microbench.suite.recorded import Recorded
 
 #: The job's private scratch directory, as the variant commands name it
 SCRATCH = '$scratch'

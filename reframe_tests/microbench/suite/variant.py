@@ -13,10 +13,10 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import run_after, sanity_function
 from reframe.core.exceptions import SanityError
 
-from microbench import limits, witnessed
-from microbench.output import OutputError
-from microbench.recorded import Recorded, copy_shared
-from microbench.stats import Samples
+from microbench.suite import limits, witnessed
+from microbench.suite.output import OutputError
+from microbench.suite.recorded import Recorded, copy_shared
+from microbench.suite.stats import Samples
 from microbench.units import STATISTICS, figure_name
 
 

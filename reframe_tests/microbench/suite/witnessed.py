@@ -17,8 +17,8 @@ import reframe.utility.typecheck as typ
 from reframe.core.builtins import run_after, variable
 from reframe.core.exceptions import SanityError
 
-from microbench import darshan
-from microbench.output import OutputError
+from microbench.suite import darshan
+from microbench.suite.output import OutputError
 
 #: The value of the ``darshan`` variable that turns the witness off
 OFF = 'off'

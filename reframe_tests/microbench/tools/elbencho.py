@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import launchers, samples
-from microbench.output import OutputError, lines, load_json, member, number
-from microbench.rounds import SCRATCH, Rounds
+from microbench.suite import launchers, samples
+from microbench.suite.output import OutputError, lines, load_json, member, number
+from microbench.suite.rounds import SCRATCH, Rounds
 from microbench.units import MIB, size_bytes
-from microbench.variant import VariantCheck
-from microbench.witnessed import Witnessed
+from microbench.suite.variant import VariantCheck
+from microbench.suite.witnessed import Witnessed
 
 #: What elbencho prints when it fails (after a time stamp, or a service's
 #: host banner)

@@ -17,8 +17,9 @@ import tempfile
 
 import yaml
 
-from microbench import provenance, results
-from microbench.bundle import MANIFEST, REQUIRED, VERSION, _figures, _json, read
+from microbench import provenance
+from microbench.verdicts import storage as results
+from microbench.bundles.bundle import MANIFEST, REQUIRED, VERSION, _figures, _json, read
 
 
 def check_manifest(files):

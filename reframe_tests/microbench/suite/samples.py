@@ -12,7 +12,7 @@ it for every sample of a variant; whatever is wrong is an
 
 import os
 
-from microbench import output
+from microbench.suite import output
 
 #: The file every sample's standard error is kept in
 STDERR = 'stderr.txt'

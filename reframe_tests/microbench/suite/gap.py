@@ -13,8 +13,8 @@ import reframe.utility.sanity as sn
 import reframe.utility.udeps as udeps
 from reframe.core.builtins import run_after, sanity_function
 
-from microbench.recorded import Recorded, copy_shared
-from microbench.stats import Samples
+from microbench.suite.recorded import Recorded, copy_shared
+from microbench.suite.stats import Samples
 
 
 class GapCheck(rfm.RunOnlyRegressionTest, Recorded):

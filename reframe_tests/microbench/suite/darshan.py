@@ -23,7 +23,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-from microbench.output import OutputError
+from microbench.suite.output import OutputError
 
 #: The counters the checks read, summed over processes and files
 SUMMED = ('POSIX_OPENS', 'POSIX_STATS', 'POSIX_READS', 'POSIX_WRITES',
@@ -131,7 +131,8 @@ def read_logs(directory, timeout=300):
 
     # The package's parent is the child's path and directory: ``darshan``
     # is pydarshan there, not this module
-    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    top = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
     try:
         child = subprocess.run([sys.executable, '-m', __name__, *paths],
                                capture_output=True, cwd=top,

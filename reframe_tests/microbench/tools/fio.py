@@ -13,13 +13,13 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench import darshan, output, records, samples, strace
-from microbench.output import OutputError, member, number
-from microbench.rounds import SCRATCH, Rounds
-from microbench.stats import Samples
+from microbench.suite import darshan, output, records, samples, strace
+from microbench.suite.output import OutputError, member, number
+from microbench.suite.rounds import SCRATCH, Rounds
+from microbench.suite.stats import Samples
 from microbench.units import MIB, size_bytes
-from microbench.variant import VariantCheck
-from microbench.witnessed import Witnessed
+from microbench.suite.variant import VariantCheck
+from microbench.suite.witnessed import Witnessed
 
 #: What fio prints when the file system rejects O_DIRECT (EINVAL on open)
 _ODIRECT_REJECTED = re.compile(r'does not support (direct=1|O_DIRECT)')

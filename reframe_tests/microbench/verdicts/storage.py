@@ -25,8 +25,8 @@ import sqlite3
 import numpy as np
 import pandas as pd
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
 
 #: What ran: the record fields that tell two sides of a comparison apart
 #: (not the scratch directory: every job makes a private one)

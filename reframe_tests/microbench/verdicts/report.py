@@ -39,8 +39,8 @@ from matplotlib import cbook, mlab  # noqa: E402
 from matplotlib.collections import LineCollection, PolyCollection  # noqa
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from microbench import results  # noqa: E402
-from microbench.verdicts import VERDICTS  # noqa: E402
+from microbench.verdicts import storage as results  # noqa: E402
+from microbench.verdicts.rule import VERDICTS  # noqa: E402
 
 KEY = results.key_columns()
 

@@ -19,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-from microbench import bundle, checkbundle, provenance
+from microbench.bundles import bundle, check as checkbundle
+from microbench import provenance
 
 #: Options of ``reframe`` that say where a run writes, not what it runs
 OUTPUT_OPTIONS = {'--prefix': 'stage-output', '-o': 'output',

@@ -2,8 +2,8 @@
 
 from reframe.core.builtins import run_after, variable
 
-from microbench import launchers, where
-from microbench.rounds import Rounds
+from microbench.suite import launchers, where
+from microbench.suite.rounds import Rounds
 
 
 class MpiRounds(Rounds):

@@ -38,7 +38,8 @@ import tempfile
 
 import yaml
 
-from microbench import provenance, results
+from microbench import provenance
+from microbench.verdicts import storage as results
 
 FORMAT = 1
 MANIFEST = 'MANIFEST.sha256'

@@ -16,7 +16,7 @@ record carries them.
 
 import re
 
-from microbench.output import OutputError, number
+from microbench.suite.output import OutputError, number
 
 _LINE = re.compile(r'^microbench: (?P<key>[a-z_]+): ?(?P<value>.*)$')
 

@@ -24,12 +24,12 @@ from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 from reframe.core.logging import getlogger
 
-from microbench import launchers, output, where
-from microbench.output import OutputError, lines, number, once
-from microbench.rounds import Rounds
-from microbench.stats import Samples
+from microbench.suite import launchers, output, where
+from microbench.suite.output import OutputError, lines, number, once
+from microbench.suite.rounds import Rounds
+from microbench.suite.stats import Samples
 from microbench.units import MB_S_IN_MIB_S, size_bytes
-from microbench.variant import VariantCheck
+from microbench.suite.variant import VariantCheck
 
 _COLUMNS = ['bytes', 'iters', 'total', 'time', 'MB/sec', 'usec/xfer',
             'Mxfers/sec']

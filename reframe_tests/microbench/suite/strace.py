@@ -12,7 +12,7 @@ did not happen: a failed ``fallocate()`` preallocated nothing.
 
 from dataclasses import dataclass
 
-from microbench.output import OutputError, lines, number
+from microbench.suite.output import OutputError, lines, number
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+'''One archive per run: make, check, replay.'''

@@ -1,0 +1,1 @@
+'''The job: what ReFrame imports while it loads a check.'''

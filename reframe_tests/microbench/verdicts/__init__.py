@@ -1,0 +1,1 @@
+'''The verdicts of the microbench command over ReFrame's results storage.'''
