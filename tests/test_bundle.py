@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 import suite
-from microbench.bundles import bundle, check as checkbundle
+from microbench.bundles import bundle, check
 
 ENV = 'slurm_cluster/lustre'
 
@@ -45,7 +45,7 @@ def test_a_facility_bundle_holds_its_environment():
     cases[0]['spack_spec'] = 'fio@3.33/zzzzzzz'
     data = {k: v.encode() for k, v in files.items()}
     data['session/report.json'] = json.dumps(report).encode()
-    problems = checkbundle.check_figures(data)
+    problems = check.check_figures(data)
     assert f"{cases[0]['display_name']}: fio@3.33/zzzzzzz is not in " \
            f"spack_envs/{env}/spack.lock" in problems
     assert not any('spack_spec' in p or (cases[1]['display_name'] + ': fio@')
@@ -59,13 +59,13 @@ def pinned():
     with open(os.path.join(suite.ROOT, 'spack_envs',
                            'checkout-versions.yaml')) as fp:
         files = {'spack_envs/checkout-versions.yaml': fp.read().encode()}
-    return checkbundle.pinned_spack(files)
+    return check.pinned_spack(files)
 
 
 @pytest.mark.skipif(bool(pinned()), reason=f'{pinned()}')
 def test_check_bundle_concretizes_the_environment_again():
     files = {k: v.encode() for k, v in bundle.spack_files('local').items()}
-    assert checkbundle.reconcretize(files, ['local']) == []
+    assert check.reconcretize(files, ['local']) == []
 
     # A lock one of whose nodes is not what its spack.yaml makes
     lock = json.loads(files['spack_envs/local/spack.lock'])
@@ -73,6 +73,6 @@ def test_check_bundle_concretizes_the_environment_again():
     lock['concrete_specs']['x' * len(first)] = lock['concrete_specs'].pop(
         first)
     files['spack_envs/local/spack.lock'] = json.dumps(lock).encode()
-    assert checkbundle.reconcretize(files, ['local']) == [
+    assert check.reconcretize(files, ['local']) == [
         "spack_envs/local: concretized again, 1 hashes differ from the "
         "lock's (1 of the lock are gone)"]

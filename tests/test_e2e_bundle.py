@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import suite
-from microbench.bundles import bundle, check as checkbundle, replay
+from microbench.bundles import bundle, check, replay
 import perflog
 from microbench import provenance
 
@@ -82,11 +82,11 @@ def test_the_night_makes_a_whole_bundle(night):
     assert os.path.realpath(latest) == os.path.realpath(archive)
     assert f'{archive}: OK' in proc.stdout
 
-    check = microbench('check-bundle', archive)
-    assert check.returncode == 0, check.stdout + check.stderr
-    assert ': OK: ' in check.stdout
+    checked = microbench('check-bundle', archive)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert ': OK: ' in checked.stdout
     assert '5 test cases with figures and their tool versions' in \
-        check.stdout
+        checked.stdout
 
     files = bundle.read(archive)
     assert set(bundle.REQUIRED) <= set(files)
@@ -243,6 +243,6 @@ def test_any_changed_byte_is_caught(night, data):
     byte = data.draw(st.integers(0, 255).filter(
         lambda b: b != files[name][at]))
     files[name] = files[name][:at] + bytes([byte]) + files[name][at + 1:]
-    assert checkbundle.check_manifest(files) == [
+    assert check.check_manifest(files) == [
         f"{name}: its sha256 differs from the manifest's (changed since it "
         f"was bundled)"]

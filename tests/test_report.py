@@ -12,7 +12,7 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from microbench.verdicts import compare as comparison, report, storage as results
+from microbench.verdicts import compare, report, storage
 
 from fixtures import path
 
@@ -32,7 +32,7 @@ def sessions(*numbers):
     for number in numbers:
         with open(path(f'results/fio-quick-{number}.json')) as fp:
             found.append(json.load(fp))
-    return results.frame(found)
+    return storage.frame(found)
 
 
 def render(frame, verdicts, outdir, **kwargs):
@@ -61,7 +61,7 @@ def section(text, ident):
 
 @pytest.fixture(scope='module')
 def verdicts():
-    return comparison.compare(sessions(1), sessions(2)).to_dict('records')
+    return compare.compare(sessions(1), sessions(2)).to_dict('records')
 
 
 @pytest.fixture(scope='module')

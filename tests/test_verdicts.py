@@ -9,7 +9,7 @@ import pytest
 import yaml
 from hypothesis import example, given, settings, strategies as st
 
-from microbench.verdicts import compare as comparison, storage as results, rule as verdicts
+from microbench.verdicts import compare, storage, rule
 from microbench import references
 
 DATA = os.path.join(os.path.dirname(__file__), 'data', 'results')
@@ -23,16 +23,16 @@ def draw(rng, n, median, sigma=0.05):
 def test_a_known_slowdown_is_called_a_regression():
     # A nightly design: one night's 3 samples against 7 nights' 21
     rng = np.random.default_rng(1)
-    called = [verdicts.judge(draw(rng, 21, 100), draw(rng, 3, 75), -0.1, 0.1,
+    called = [rule.judge(draw(rng, 21, 100), draw(rng, 3, 75), -0.1, 0.1,
                              better=1)['verdict'] for _ in range(200)]
     assert called.count('regression') >= 190, called
 
 
 def test_identical_distributions_are_not_called_at_the_stated_rate():
     rng = np.random.default_rng(2)
-    draws = [verdicts.judge(draw(rng, 21, 100), draw(rng, 3, 100), -0.1,
+    draws = [rule.judge(draw(rng, 21, 100), draw(rng, 3, 100), -0.1,
                             0.1, better=1) for _ in range(1000)]
-    significant = sum(d['p'] < verdicts.ALPHA for d in draws)
+    significant = sum(d['p'] < rule.ALPHA for d in draws)
     called = sum(d['verdict'] in ('regression', 'improvement')
                  for d in draws)
     # The rank test holds its level (0.01; 1000 draws: at most ~2.5 %)...
@@ -43,8 +43,8 @@ def test_identical_distributions_are_not_called_at_the_stated_rate():
 
 
 def test_too_few_samples_are_inconclusive_whatever_the_shift():
-    assert verdicts.smallest_p(3, 3) == pytest.approx(0.1)
-    out = verdicts.judge([100, 101, 99], [10, 11, 9], -0.1, 0.1, better=1)
+    assert rule.smallest_p(3, 3) == pytest.approx(0.1)
+    out = rule.judge([100, 101, 99], [10, 11, 9], -0.1, 0.1, better=1)
     assert out['verdict'] == 'inconclusive'
     assert 'too few samples (3 vs 3)' in out['why']
     assert out['ratio'] == pytest.approx(0.1)
@@ -53,26 +53,26 @@ def test_too_few_samples_are_inconclusive_whatever_the_shift():
 def test_directions():
     rng = np.random.default_rng(3)
     before, slower = draw(rng, 21, 10, 0.02), draw(rng, 5, 14, 0.02)
-    assert verdicts.judge(before, slower, -0.1, 0.1,
+    assert rule.judge(before, slower, -0.1, 0.1,
                           better=-1)['verdict'] == 'regression'   # latency
-    assert verdicts.judge(before, slower, -0.1, 0.1,
+    assert rule.judge(before, slower, -0.1, 0.1,
                           better=1)['verdict'] == 'improvement'
-    assert verdicts.judge(before, slower, -0.1, 0.1,
+    assert rule.judge(before, slower, -0.1, 0.1,
                           better=0)['verdict'] == 'changed'       # a gap
 
 
 def test_a_significant_change_inside_the_band_is_unchanged():
     rng = np.random.default_rng(4)
-    out = verdicts.judge(draw(rng, 21, 100, 0.005), draw(rng, 5, 104, 0.005),
+    out = rule.judge(draw(rng, 21, 100, 0.005), draw(rng, 5, 104, 0.005),
                          -0.1, 0.1, better=1)
-    assert out['p'] < verdicts.ALPHA
+    assert out['p'] < rule.ALPHA
     assert out['verdict'] == 'unchanged'
     assert 'inside the band' in out['why']
 
 
 def test_a_wide_interval_reaching_outside_the_band_is_inconclusive():
     rng = np.random.default_rng(5)
-    out = verdicts.judge(draw(rng, 21, 100, 0.3), draw(rng, 3, 100, 0.3),
+    out = rule.judge(draw(rng, 21, 100, 0.3), draw(rng, 3, 100, 0.3),
                          -0.1, 0.1, better=1)
     assert out['verdict'] == 'inconclusive'
     assert out['ci_low'] < 0.9 or out['ci_high'] > 1.1
@@ -84,20 +84,20 @@ def test_a_wide_interval_reaching_outside_the_band_is_inconclusive():
 # Found by hypothesis: 1 * (1 - 0.99) is a hair above 0.01
 @example(values=[1.0, 1.0, 0.01], floor=0.0, margin=1.0)
 def test_every_baseline_session_passes_its_own_band(values, floor, margin):
-    ref, lower, upper = verdicts.band(values, floor, margin)
+    ref, lower, upper = rule.band(values, floor, margin)
     assert lower <= -floor + 1e-9 and upper >= floor - 1e-9
     for value in values:
-        assert verdicts.passes(value, ref, lower, upper)
+        assert rule.passes(value, ref, lower, upper)
 
 
 def test_a_band_keeps_cache_figures_one_sided_and_gaps_directed():
-    assert verdicts.band([500, 600, 550], one_sided=True)[2] is None
-    ref, lower, _ = verdicts.band([1.05, 1.06, 1.04], above=True)
+    assert rule.band([500, 600, 550], one_sided=True)[2] is None
+    ref, lower, _ = rule.band([1.05, 1.06, 1.04], above=True)
     assert ref * (1 + lower) >= 1
     with pytest.raises(ValueError, match='contradicts'):
-        verdicts.band([0.9, 0.95], above=True)
+        rule.band([0.9, 0.95], above=True)
     with pytest.raises(ValueError, match='positive finite'):
-        verdicts.band([100, float('nan')])
+        rule.band([100, float('nan')])
 
 
 def sessions():
@@ -110,29 +110,29 @@ def sessions():
 
 
 def test_two_real_sessions_compare_figure_by_figure():
-    one, two = (results.frame([s]) for s in sessions())
-    table = comparison.compare(one, two)
+    one, two = (storage.frame([s]) for s in sessions())
+    table = compare.compare(one, two)
     # every median figure (4 + 2 + 2 variants) and every gap (3 + 1 + 1)
     assert len(table) == 13
     assert set(table['verdict']) == {'inconclusive'}     # 3 samples a side
     assert (table['n_before'] == 3).all() and (table['n_after'] == 3).all()
-    assert not comparison.differences(one, two)
-    text = comparison.text(table, {}, ('one', 'two'))
+    assert not compare.differences(one, two)
+    text = compare.text(table, {}, ('one', 'two'))
     assert '13 inconclusive' in text
 
 
 def test_what_differs_between_sides_is_listed():
-    one, two = (results.frame([s]) for s in sessions())
+    one, two = (storage.frame([s]) for s in sessions())
     two = two.assign(kernel='6.1.0-28-amd64', tool_version='fio-3.38')
-    diffs = comparison.differences(one, two)
+    diffs = compare.differences(one, two)
     assert diffs['kernel'] == (['6.18.44-fc-v782'], ['6.1.0-28-amd64'])
     assert diffs['tool_version'] == (['fio-3.33'], ['fio-3.38'])
 
 
 def test_samples_records_parse():
-    assert results.parse_samples('a=1,2.5;b_over_c=3') == {
+    assert storage.parse_samples('a=1,2.5;b_over_c=3') == {
         'a': (1.0, 2.5), 'b_over_c': (3.0,)}
-    assert results.parse_samples('') == {}
+    assert storage.parse_samples('') == {}
 
 
 FIO = os.path.join(references.COMMITTED, 'fio.yaml')

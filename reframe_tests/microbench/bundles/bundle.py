@@ -39,14 +39,14 @@ import tempfile
 import yaml
 
 from microbench import provenance
-from microbench.verdicts import storage as results
+from microbench.verdicts import storage
 
 FORMAT = 1
 MANIFEST = 'MANIFEST.sha256'
 REQUIRED = ['bundle.json', 'machine.json', 'session/report.json',
             'session/results.db', 'python/requirements.txt',
             'python/installed.txt']
-ENVS_DIR = os.path.join(results.ROOT, 'spack_envs')
+ENVS_DIR = os.path.join(storage.ROOT, 'spack_envs')
 
 #: A version number in a tool's own version report
 VERSION = re.compile(r'\d+(?:\.\d+)+')
@@ -58,12 +58,12 @@ class BundleError(Exception):
 
 def one_session(query, db):
     '''The UUID of the one session ``query`` names (``last``: the newest).'''
-    uuids = results.sessions(results.ALL if query == 'last' else query, db)
+    uuids = storage.sessions(storage.ALL if query == 'last' else query, db)
     if query == 'last':
         uuids = uuids[-1:]
     if len(uuids) != 1:
         raise BundleError(f'{query!r} selects {len(uuids)} sessions of '
-                          f'{results.database(db)}; a bundle holds one')
+                          f'{storage.database(db)}; a bundle holds one')
 
     return uuids[0]
 
@@ -104,7 +104,7 @@ def perflog_dir(info):
     ``RFM_PERFLOG_DIR``, else the suite's.'''
     where = (option(shlex.split(info.get('cmdline', '')), '--perflogdir')
              or os.environ.get('RFM_PERFLOG_DIR')
-             or os.path.join(results.ROOT, 'perflogs'))
+             or os.path.join(storage.ROOT, 'perflogs'))
     return os.path.join(info.get('workdir', ''), where)
 
 
@@ -190,7 +190,7 @@ def manifest(files):
 
 def make(query, output, db=None):
     '''Write the bundle of the session ``query`` names to ``output``.'''
-    path = results.database(db)
+    path = storage.database(db)
     uuid = one_session(query, path)
     with sqlite3.connect(path) as conn:
         blob, report_file = conn.execute(
@@ -220,7 +220,7 @@ def make(query, output, db=None):
     if 'system' in envs:
         files['machine/apt.tsv'] = ''.join(
             f'{p}\t{v}\n' for p, v in provenance.apt_versions().items())
-    with open(os.path.join(results.ROOT, 'requirements.txt')) as fp:
+    with open(os.path.join(storage.ROOT, 'requirements.txt')) as fp:
         files['python/requirements.txt'] = fp.read()
     files['python/installed.txt'] = '\n'.join(
         provenance.python_closure()) + '\n'

@@ -18,7 +18,7 @@ import tempfile
 import yaml
 
 from microbench import provenance
-from microbench.verdicts import storage as results
+from microbench.verdicts import storage
 from microbench.bundles.bundle import MANIFEST, REQUIRED, VERSION, _figures, _json, read
 
 
@@ -173,8 +173,8 @@ def check(archive, spack=True):
             with open(db, 'wb') as fp:
                 fp.write(files['session/results.db'])
             try:
-                stored = results.sessions(uuid, db)
-            except results.ResultsError as err:
+                stored = storage.sessions(uuid, db)
+            except storage.ResultsError as err:
                 stored = []
                 problems.append(f'session/results.db: {err}')
         if stored != [uuid]:

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-from microbench.bundles import bundle, check as checkbundle
+from microbench.bundles import bundle, check
 from microbench import provenance
 
 #: Options of ``reframe`` that say where a run writes, not what it runs
@@ -155,7 +155,7 @@ def replay(archive, run=False, into=None):
     '''Print the commands of a bundle and the machine's differences; with
     ``run``, run its ReFrame command line; ReFrame's exit code.'''
     files = bundle.read(archive)
-    problems = checkbundle.check_manifest(files)
+    problems = check.check_manifest(files)
     for problem in problems:
         print(f'replay: warning: {problem}', file=sys.stderr)
     for warning in differences(files):

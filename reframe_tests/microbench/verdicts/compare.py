@@ -15,9 +15,9 @@ import json
 
 import pandas as pd
 
-from microbench.verdicts import storage as results, rule as verdicts
+from microbench.verdicts import storage, rule
 
-KEY = results.key_columns()
+KEY = storage.key_columns()
 
 #: The columns of a comparison: the figure, its verdict, the numbers
 COLUMNS = [*KEY, 'unit', 'verdict', 'median_before', 'median_after', 'ratio',
@@ -71,12 +71,12 @@ def session_band(rows, floor, margin):
     if len(values) < 2:
         return -floor, None if one_sided else floor, 'floor'
 
-    _, lower, upper = verdicts.band(values, floor, margin, one_sided)
+    _, lower, upper = rule.band(values, floor, margin, one_sided)
     return lower, upper, f'{len(values)} sessions before'
 
 
-def compare(before, after, alpha=verdicts.ALPHA, floor=verdicts.FLOOR,
-            margin=verdicts.MARGIN):
+def compare(before, after, alpha=rule.ALPHA, floor=rule.FLOOR,
+            margin=rule.MARGIN):
     '''One row per figure with samples on both sides: its verdict.'''
     before = before[before['samples'].map(len) > 0]
     after = after[after['samples'].map(len) > 0]
@@ -90,8 +90,8 @@ def compare(before, after, alpha=verdicts.ALPHA, floor=verdicts.FLOOR,
         band = (reference_band(mine)
                 or session_band(theirs, floor, margin))
         unit = mine['unit'].iloc[-1]
-        out = verdicts.judge(results.pooled(theirs), results.pooled(mine),
-                             band[0], band[1], verdicts.BETTER.get(unit, 0),
+        out = rule.judge(storage.pooled(theirs), storage.pooled(mine),
+                             band[0], band[1], rule.BETTER.get(unit, 0),
                              alpha)
         rows.append({**dict(zip(KEY, key)), 'unit': unit,
                      'sessions_before': theirs['session'].nunique(),
@@ -99,7 +99,7 @@ def compare(before, after, alpha=verdicts.ALPHA, floor=verdicts.FLOOR,
                      'band_from': band[2], **out})
 
     table = pd.DataFrame(rows, columns=COLUMNS)
-    order = {v: i for i, v in enumerate(verdicts.VERDICTS)}
+    order = {v: i for i, v in enumerate(rule.VERDICTS)}
     return table.sort_values(by=['verdict', *KEY],
                              key=lambda c: c.map(order) if c.name ==
                              'verdict' else c, kind='stable')
@@ -109,7 +109,7 @@ def differences(before, after):
     '''{field: (values before, values after)} of what ran, where the
     sides differ.'''
     out = {}
-    for name in results.CONTEXT:
+    for name in storage.CONTEXT:
         lhs = sorted(set(before[name]) - {''})
         rhs = sorted(set(after[name]) - {''})
         if lhs != rhs:
@@ -122,12 +122,12 @@ def _fmt(value):
     return '-' if pd.isna(value) else f'{value:.4g}'
 
 
-def text(table, diffs, sides, alpha=verdicts.ALPHA):
+def text(table, diffs, sides, alpha=rule.ALPHA):
     '''The comparison for a terminal.'''
     lines = [f'before: {sides[0]}', f'after:  {sides[1]}', '']
     counts = table['verdict'].value_counts()
     lines.append(', '.join(f'{counts.get(v, 0)} {v}'
-                           for v in verdicts.VERDICTS) + '\n')
+                           for v in rule.VERDICTS) + '\n')
     head = ('verdict', 'figure', 'before', 'after', 'ratio', 'interval',
             'p', 'band')
     body = []

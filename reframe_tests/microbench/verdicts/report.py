@@ -39,10 +39,10 @@ from matplotlib import cbook, mlab  # noqa: E402
 from matplotlib.collections import LineCollection, PolyCollection  # noqa
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from microbench.verdicts import storage as results  # noqa: E402
+from microbench.verdicts import storage  # noqa: E402
 from microbench.verdicts.rule import VERDICTS  # noqa: E402
 
-KEY = results.key_columns()
+KEY = storage.key_columns()
 
 # -- the plots' layout, in inches (a plot is drawn in one axes whose units
 #    are inches: :func:`_canvas`) --------------------------------------------
@@ -535,7 +535,7 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
     '''Write ``outdir/report.html`` and each of its plots as a PNG file in
     ``outdir``; return the page's path.
 
-    :arg frame: figures of the results storage (:func:`results.frame`).
+    :arg frame: figures of the results storage (:func:`storage.frame`).
     :arg verdicts: a comparison's verdicts (the list of dicts under
         ``figures`` of its JSON), or None.
     :arg workers: processes that draw the plots (forked), 1: this one.
