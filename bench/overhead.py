@@ -22,20 +22,19 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, 'reframe_tests'))
+from microbench import paths
+from microbench.suite import records
 
-from microbench.suite import records  # noqa: E402
+ROOT = paths.ROOT
 
 TARGET = 1.10
 
 
 def through_reframe(tmp):
-    env = dict(os.environ, RFM_CONFIG_FILES=os.path.join(ROOT, 'systems',
-                                                         'config.py'),
+    env = dict(os.environ, RFM_CONFIG_FILES=paths.CONFIG,
                RFM_SQLITE_DB_FILE=os.path.join(tmp, 'results.db'))
     argv = [os.path.join(os.path.dirname(sys.executable), 'reframe'),
-            '-c', os.path.join(ROOT, 'reframe_tests'), '-n', '^fio_',
+            '-c', paths.CHECKS, '-n', '^fio_',
             '--mode', 'quick', '-r', '--prefix', tmp,
             '--perflogdir', os.path.join(tmp, 'perflogs'),
             '--report-file', os.path.join(tmp, 'report.json')]

@@ -38,12 +38,12 @@ import uuid
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, '.venv', 'bin')
-sys.path.insert(0, os.path.join(ROOT, 'reframe_tests'))
+from microbench import paths
+from microbench.verdicts import storage
+from microbench.cli import ALL
 
-from microbench.verdicts import storage  # noqa: E402
-from microbench.cli import ALL  # noqa: E402
+ROOT = paths.ROOT
+BIN = os.path.join(ROOT, '.venv', 'bin')
 
 
 def microbench(db, *args):
@@ -91,10 +91,10 @@ def throttle_group(device, bps):
 
 def night(tmp, db, args, tag, procs=None):
     '''One quick session, in the throttled cgroup if ``procs``.'''
-    env = {**os.environ, 'RFM_CONFIG_FILES': f'{ROOT}/systems/config.py',
+    env = {**os.environ, 'RFM_CONFIG_FILES': paths.CONFIG,
            'RFM_SQLITE_DB_FILE': db,
            'MICROBENCH_REFERENCES': f'{tmp}/no-user-references.yaml'}
-    cmd = [os.path.join(BIN, 'reframe'), '-c', f'{ROOT}/reframe_tests',
+    cmd = [os.path.join(BIN, 'reframe'), '-c', paths.CHECKS,
            '-r', '--mode', 'quick', '-n', args.checks, '-S',
            f'samples={args.samples}', '--prefix', f'{tmp}/rfm',
            '--perflogdir', f'{tmp}/perflogs', '-S',

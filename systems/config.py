@@ -18,24 +18,16 @@ microbench/references.py), the checks read them laid over the committed ones.
 so it is tried last.
 '''
 
-import importlib.util
 import os
 
 import yaml
+from reframe.utility import import_module_from_file
 
-from microbench import fields, references
+from microbench import fields, paths, references
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-PERFLOG_DIR = os.path.join(ROOT, 'perflogs')
-
-
-def _load(path):
-    name = 'microbench_system_' + os.path.basename(path)[:-3]
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+HERE = paths.SYSTEMS
+ROOT = paths.ROOT
+PERFLOG_DIR = paths.PERFLOGS
 
 
 def _system_modules():
@@ -43,12 +35,12 @@ def _system_modules():
                    if n.endswith('.py') and n != 'config.py')
     # The catch-all local system must be matched last
     names.sort(key=lambda n: n == 'local.py')
-    return [_load(os.path.join(HERE, n)) for n in names]
+    return [import_module_from_file(os.path.join(HERE, n)) for n in names]
 
 
 def _modes():
     '''The suite's modes, from ``reframe_tests/modes.yaml``.'''
-    with open(os.path.join(ROOT, 'reframe_tests', 'modes.yaml')) as fp:
+    with open(paths.MODES) as fp:
         modes = yaml.safe_load(fp)
 
     ret = []
@@ -73,7 +65,7 @@ def _spack_environments(systems):
     Spack environment, spack_envs/<system>/<partition>: the benchmark
     directories of its view (spack_envs/view.yaml) go first on PATH, and
     ``extras.spack_env`` names it for the records.'''
-    with open(os.path.join(ROOT, 'spack_envs', 'view.yaml')) as fp:
+    with open(os.path.join(paths.SPACK_ENVS, 'view.yaml')) as fp:
         view_path = yaml.safe_load(fp)['path']
 
     environments = []
@@ -86,7 +78,7 @@ def _spack_environments(systems):
                                  'target_systems': [system['name']]})
 
         for part in system['partitions']:
-            env = os.path.join(ROOT, 'spack_envs', system['name'],
+            env = os.path.join(paths.SPACK_ENVS, system['name'],
                                part['name'])
             if not os.path.exists(os.path.join(env, 'spack.yaml')):
                 continue
@@ -146,7 +138,7 @@ site_configuration = {
                        for env in getattr(m, 'environments', []))],
     'modes': _modes(),
     'general': [
-        {'check_search_path': [os.path.join(ROOT, 'reframe_tests')]},
+        {'check_search_path': [paths.CHECKS]},
         *[g for m in _modules for g in getattr(m, 'general', [])],
     ],
     'storage': [

@@ -3,7 +3,6 @@ and a way to run ReFrame on it.'''
 
 import glob
 import importlib
-import importlib.util
 import inspect
 import os
 import shutil
@@ -13,22 +12,21 @@ import sys
 import yaml
 
 from reframe.core.pipeline import RegressionTest
+from reframe.utility import import_module_from_file
 
+from microbench import paths
 from microbench.suite.gap import GapCheck  # noqa: F401
 from microbench.suite.rounds import Rounds  # noqa: F401
 from microbench.suite.variant import VariantCheck  # noqa: F401
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CHECKS_DIR = os.path.join(ROOT, 'reframe_tests')
-CONFIG = os.path.join(ROOT, 'systems', 'config.py')
+ROOT = paths.ROOT
+CHECKS_DIR = paths.CHECKS
+CONFIG = paths.CONFIG
 REFRAME = os.path.join(os.path.dirname(sys.executable), 'reframe')
 
 
 def site_configuration():
-    spec = importlib.util.spec_from_file_location('suite_config', CONFIG)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.site_configuration
+    return import_module_from_file(CONFIG).site_configuration
 
 
 def partitions():
@@ -171,10 +169,9 @@ def local_config(tmp, extras):
     to the local partition (limits, say); its path.'''
     config = tmp / 'local_config.py'
     config.write_text(
-        'import copy, importlib.util\n'
-        f'spec = importlib.util.spec_from_file_location("c", {CONFIG!r})\n'
-        'module = importlib.util.module_from_spec(spec)\n'
-        'spec.loader.exec_module(module)\n'
+        'import copy\n'
+        'from reframe.utility import import_module_from_file\n'
+        f'module = import_module_from_file({CONFIG!r})\n'
         'site_configuration = copy.deepcopy(module.site_configuration)\n'
         'local = site_configuration["systems"][-1]["partitions"][0]\n'
         f'local["extras"] = {extras!r}\n'

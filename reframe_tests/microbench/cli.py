@@ -28,7 +28,7 @@ import pandas as pd
 
 from microbench.bundles import bundle, check as checkbundle, replay
 from microbench.verdicts import compare as comparison, storage as results, rule as verdicts
-from microbench import references
+from microbench import paths, references
 
 #: Every session of the results storage
 ALL = results.ALL
@@ -109,7 +109,7 @@ def baseline(args):
           f'session(s) x {len(entries)} figures)', file=sys.stderr)
     for target, text in texts.items():
         before = open(target).read() if os.path.exists(target) else ''
-        name = os.path.relpath(target, results.ROOT)
+        name = os.path.relpath(target, paths.ROOT)
         lhs, rhs = ((f'a/{name}', f'b/{name}') if not name.startswith('..')
                     else (target, target))
         sys.stdout.writelines(difflib.unified_diff(

@@ -18,8 +18,9 @@ import re
 import shutil
 import subprocess
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+from microbench import paths
+
+ROOT = paths.ROOT
 
 #: The Debian packages of the suite's tools and of the libraries a figure
 #: depends on (ci/setup.sh installs the tools)

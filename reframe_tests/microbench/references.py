@@ -22,8 +22,9 @@ import os
 
 import yaml
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-COMMITTED = os.path.join(HERE, 'references')
+from microbench import paths
+
+COMMITTED = paths.REFERENCES
 
 
 def user_file():

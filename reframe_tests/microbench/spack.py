@@ -14,8 +14,9 @@ import os
 
 import yaml
 
-ENVS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), 'spack_envs')
+from microbench import paths
+
+ENVS_DIR = paths.SPACK_ENVS
 
 #: What a record says without a Spack environment
 SYSTEM = 'system'

@@ -38,7 +38,7 @@ import tempfile
 
 import yaml
 
-from microbench import provenance
+from microbench import paths, provenance
 from microbench.verdicts import storage
 
 FORMAT = 1
@@ -46,7 +46,7 @@ MANIFEST = 'MANIFEST.sha256'
 REQUIRED = ['bundle.json', 'machine.json', 'session/report.json',
             'session/results.db', 'python/requirements.txt',
             'python/installed.txt']
-ENVS_DIR = os.path.join(storage.ROOT, 'spack_envs')
+ENVS_DIR = paths.SPACK_ENVS
 
 #: A version number in a tool's own version report
 VERSION = re.compile(r'\d+(?:\.\d+)+')
@@ -104,7 +104,7 @@ def perflog_dir(info):
     ``RFM_PERFLOG_DIR``, else the suite's.'''
     where = (option(shlex.split(info.get('cmdline', '')), '--perflogdir')
              or os.environ.get('RFM_PERFLOG_DIR')
-             or os.path.join(storage.ROOT, 'perflogs'))
+             or paths.PERFLOGS)
     return os.path.join(info.get('workdir', ''), where)
 
 
@@ -155,7 +155,7 @@ def spack_files(env, envs_dir=ENVS_DIR):
         spack = yaml.safe_load(fp)['spack']
 
     included = [os.path.join(folder, p) for p in spack.get('include', [])]
-    paths = [os.path.join(folder, 'spack.yaml'),
+    files = [os.path.join(folder, 'spack.yaml'),
              os.path.join(folder, 'spack.lock'),
              os.path.join(envs_dir, 'checkout-versions.yaml'), *included]
     repos = _repos(spack, folder)
@@ -163,12 +163,12 @@ def spack_files(env, envs_dir=ENVS_DIR):
         with open(path) as fp:
             repos += _repos(yaml.safe_load(fp) or {}, os.path.dirname(path))
     for repo in repos:
-        paths += [p for p in glob.glob(os.path.join(repo, '**'),
+        files += [p for p in glob.glob(os.path.join(repo, '**'),
                                        recursive=True)
                   if os.path.isfile(p) and '__pycache__' not in p]
 
     out = {}
-    for path in paths:
+    for path in files:
         rel = os.path.relpath(os.path.normpath(path), envs_dir)
         if rel.startswith('..'):
             raise BundleError(f'{env}: {path} is outside spack_envs/')
@@ -220,7 +220,7 @@ def make(query, output, db=None):
     if 'system' in envs:
         files['machine/apt.tsv'] = ''.join(
             f'{p}\t{v}\n' for p, v in provenance.apt_versions().items())
-    with open(os.path.join(storage.ROOT, 'requirements.txt')) as fp:
+    with open(paths.REQUIREMENTS) as fp:
         files['python/requirements.txt'] = fp.read()
     files['python/installed.txt'] = '\n'.join(
         provenance.python_closure()) + '\n'
@@ -239,7 +239,7 @@ def make(query, output, db=None):
                      for c in commits),
         'cmdline': info.get('cmdline'),
         'workdir': info.get('workdir'),
-        'suite_root': provenance.ROOT,
+        'suite_root': paths.ROOT,
         'config_files': info.get('config_files', []),
         'reframe': info.get('version'),
         'rfm_environment': {k: v for k, v in sorted(os.environ.items())

@@ -19,8 +19,8 @@ import subprocess
 import sys
 import tempfile
 
+from microbench import paths, provenance
 from microbench.bundles import bundle, check
-from microbench import provenance
 
 #: Options of ``reframe`` that say where a run writes, not what it runs
 OUTPUT_OPTIONS = {'--prefix': 'stage-output', '-o': 'output',
@@ -35,9 +35,9 @@ FACTS = ['kernel', 'cpu_model', 'cpus', 'sockets', 'threads_per_core',
 def rebase(token, root):
     '''``token`` with the bundled suite's root ``root`` replaced by this
     suite's.'''
-    if root and root != provenance.ROOT and (token == root or token.startswith(
+    if root and root != paths.ROOT and (token == root or token.startswith(
             root + os.sep) or f'={root}{os.sep}' in token):
-        return token.replace(root, provenance.ROOT, 1)
+        return token.replace(root, paths.ROOT, 1)
     return token
 
 
@@ -111,7 +111,7 @@ def commands(files, archive, into=None):
     lines = [f'# replay of session {meta["session"]} '
              f'({", ".join(meta["systems"])})']
     commit = meta['suite_commit'][0].split('-dirty')[0].split()[0]
-    lines.append(f'cd {shlex.quote(provenance.ROOT)}')
+    lines.append(f'cd {shlex.quote(paths.ROOT)}')
     lines.append(f'git checkout {commit}' if re.fullmatch(
         r'[0-9a-f]{40}', commit) else f'# the suite\'s commit is not known: '
         f'{meta["suite_commit"][0]}')
@@ -148,7 +148,7 @@ def variables(meta, into=None):
 def workdir(meta):
     '''Where the session ran, if that is here; else this suite's root.'''
     where = rebase(meta.get('workdir') or '', meta.get('suite_root'))
-    return where if os.path.isdir(where) else provenance.ROOT
+    return where if os.path.isdir(where) else paths.ROOT
 
 
 def replay(archive, run=False, into=None):

@@ -23,6 +23,7 @@ import sys
 import numpy as np
 import pandas as pd
 
+from microbench.paths import CHECKS
 from microbench.suite.output import OutputError
 
 #: The counters the checks read, summed over processes and files
@@ -131,8 +132,7 @@ def read_logs(directory, timeout=300):
 
     # The package's parent is the child's path and directory: ``darshan``
     # is pydarshan there, not this module
-    top = os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
+    top = CHECKS
     try:
         child = subprocess.run([sys.executable, '-m', __name__, *paths],
                                capture_output=True, cwd=top,

@@ -20,15 +20,14 @@ from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
 from microbench.suite import launchers, output, records, samples
-from microbench import spack
+from microbench import paths, spack
 from microbench.suite.recorded import Recorded
 
 #: The job's private scratch directory, as the variant commands name it
 SCRATCH = '$scratch'
 
 #: The shell skeleton of every rounds job
-SKELETON = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        'rounds.sh')
+SKELETON = paths.SKELETON
 
 
 def _expanded(text):

@@ -25,8 +25,8 @@ import sqlite3
 import numpy as np
 import pandas as pd
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
+from microbench import paths
+
 
 #: What ran: the record fields that tell two sides of a comparison apart
 #: (not the scratch directory: every job makes a private one)
@@ -54,7 +54,7 @@ def database(path=None):
     '''The results storage file: ``path``, else ``RFM_SQLITE_DB_FILE``, else
     the suite's (``perflogs/results.db``).'''
     return os.path.abspath(path or os.environ.get('RFM_SQLITE_DB_FILE')
-                           or os.path.join(ROOT, 'perflogs', 'results.db'))
+                           or paths.RESULTS_DB)
 
 
 def backend(path, create=False):

@@ -1,0 +1,32 @@
+'''Where the suite's files are: one home for every path of the checkout.
+
+The library lives in ``reframe_tests/microbench`` of a checkout (``pip
+install -e .``), so every path is relative to the checkout's root.  Nothing
+here imports ReFrame: the configuration, the verdicts and the tests read it.
+'''
+
+import os
+
+#: The library (this package)
+LIBRARY = os.path.dirname(os.path.abspath(__file__))
+#: The check files (``reframe -c``): the library's parent
+CHECKS = os.path.dirname(LIBRARY)
+#: The checkout
+ROOT = os.path.dirname(CHECKS)
+
+#: The committed reference files, one per tool
+REFERENCES = os.path.join(CHECKS, 'references')
+#: The suite's modes (``--mode quick``)
+MODES = os.path.join(CHECKS, 'modes.yaml')
+#: The shell skeleton of every rounds job
+SKELETON = os.path.join(LIBRARY, 'suite', 'rounds.sh')
+#: ReFrame's configuration: config.py and one file per system
+SYSTEMS = os.path.join(ROOT, 'systems')
+CONFIG = os.path.join(SYSTEMS, 'config.py')
+#: The locked Spack environments
+SPACK_ENVS = os.path.join(ROOT, 'spack_envs')
+#: Perflogs and the results storage of runs from the checkout
+PERFLOGS = os.path.join(ROOT, 'perflogs')
+RESULTS_DB = os.path.join(PERFLOGS, 'results.db')
+#: The Python closure, exact and hashed
+REQUIREMENTS = os.path.join(ROOT, 'requirements.txt')
