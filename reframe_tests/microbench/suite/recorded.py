@@ -1,22 +1,31 @@
 '''The record fields as loggable variables of every test of the suite.'''
 
+import functools
 import types
 
 import reframe as rfm
-from reframe.core.builtins import variable
+from reframe.core.builtins import run_after, variable
 
+from microbench import provenance
 from microbench.fields import FIELDS, SHARED
-from microbench.provenance import suite_commit
 
-#: The suite's commit, read once per ReFrame run
-COMMIT = suite_commit()
+
+@functools.lru_cache(maxsize=None)
+def commit():
+    '''The suite's commit, read once per ReFrame run, when the first test
+    that records it is set up (not while ReFrame loads the checks).'''
+    return provenance.suite_commit()
+
+
+def _record_commit(test):
+    test.suite_commit = commit()
 
 
 def _declare(namespace):
     namespace['__module__'] = __name__
     for name, (kind, default, *_) in FIELDS.items():
-        namespace[name] = variable(
-            kind, value=COMMIT if name == 'suite_commit' else default)
+        namespace[name] = variable(kind, value=default)
+    namespace['record_commit'] = run_after('setup')(_record_commit)
 
 
 #: A plugin giving a test one loggable variable per field of
