@@ -17,7 +17,9 @@ def commit():
     return provenance.suite_commit()
 
 
-def _record_commit(test):
+def record_commit(test):
+    '''Record the suite's commit (a hook: ReFrame calls it by its
+    name).'''
     test.suite_commit = commit()
 
 
@@ -25,7 +27,7 @@ def _declare(namespace):
     namespace['__module__'] = __name__
     for name, (kind, default, *_) in FIELDS.items():
         namespace[name] = variable(kind, value=default)
-    namespace['record_commit'] = run_after('setup')(_record_commit)
+    namespace['record_commit'] = run_after('setup')(record_commit)
 
 
 #: A plugin giving a test one loggable variable per field of
