@@ -18,7 +18,7 @@ through ReFrame's own results storage; then the wall time of ``microbench
 compare --last`` and ``microbench report``, each a whole process (start-up
 included): first cold, on a storage never read before (every session
 decoded), then as on a night: the night's session is new, the year before
-it was decoded on earlier nights (``storage.select``).
+it was decoded on earlier nights (``figures.select``).
 
     bench/verdicts.py throttle [--window 5] [--reruns 5] [--slowdown 0.25]
                                [--samples 3] [--checks '^fio_']
@@ -39,7 +39,7 @@ import uuid
 import numpy as np
 
 from microbench import paths
-from microbench.verdicts import storage
+from microbench.verdicts import figures, storage
 from microbench.cli import ALL
 
 ROOT = paths.ROOT
@@ -145,19 +145,19 @@ def throttle(args):
     # The throttle: the before side's median (every sample of the window,
     # as compare pools them) times 1 - slowdown, corrected once by a probe
     # night (in a storage of its own) for what the throttle really gives
-    frame = storage.load(ALL, db)
+    frame = figures.load(ALL, db)
     rows = frame[(frame['check'] == figure[0]) & (frame['variant']
                                                   == figure[1])
                  & (frame['figure'] == figure[2])]
-    before = float(np.median(storage.pooled(rows.iloc[-args.window:])))
+    before = float(np.median(figures.pooled(rows.iloc[-args.window:])))
     target = before * (1 - args.slowdown)
     device = device_of(f'{tmp}/scratch')
     bps = int(target * 2**20)
     procs, what = throttle_group(device, bps)
     try:
         night(tmp, f'{tmp}/probe.db', args, 'probe', procs)
-        probe = storage.load(ALL, f'{tmp}/probe.db')
-        got = float(np.median(storage.pooled(probe[
+        probe = figures.load(ALL, f'{tmp}/probe.db')
+        got = float(np.median(figures.pooled(probe[
             (probe['check'] == figure[0]) & (probe['variant'] == figure[1])
             & (probe['figure'] == figure[2])])))
         bps = int(bps * target / got)
@@ -210,7 +210,7 @@ def year(sources, nights, rng):
                     f'{key.split(":")[0]}:{part}:{key.split(":")[2]}':
                     [noisy(v[0], factor), *v[1:]]
                     for key, v in (tc.get('perfvalues') or {}).items()}
-                samples = storage.parse_samples(tc.get('figure_samples'))
+                samples = figures.parse_samples(tc.get('figure_samples'))
                 tc['figure_samples'] = ';'.join(
                     f'{name}=' + ','.join(
                         f'{x * factor * np.exp(rng.normal(0, 0.02)):.6g}'

@@ -5,17 +5,15 @@ ReFrame writes one ``|``-separated file per check and partition under
 figure of one run (see ``PERFLOG_FIELDS`` in systems/config.py).
 '''
 
-import glob
-import os
-
 import pandas as pd
+
+from microbench import paths
 
 
 def load(basedir):
     '''All perflog rows under ``basedir``, one data frame.'''
-    paths = sorted(glob.glob(os.path.join(basedir, '**', '*.log'),
-                             recursive=True))
-    frames = [pd.read_csv(p, sep='|', keep_default_na=False) for p in paths]
+    frames = [pd.read_csv(path, sep='|', keep_default_na=False)
+              for path in paths.perflog_files(basedir)]
     if not frames:
         raise FileNotFoundError(f'no perflogs under {basedir}')
 

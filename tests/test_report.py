@@ -12,7 +12,8 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from microbench.verdicts import compare, report, storage
+from microbench.verdicts import compare, figures
+from microbench.verdicts.report import canvas, page
 
 from fixtures import path
 
@@ -32,15 +33,15 @@ def sessions(*numbers):
     for number in numbers:
         with open(path(f'results/fio-quick-{number}.json')) as fp:
             found.append(json.load(fp))
-    return storage.frame(found)
+    return figures.frame(found)
 
 
 def render(frame, verdicts, outdir, **kwargs):
     '''The report of ``frame``: its page's text, its PNG files as images
     and as bytes.'''
-    page = report.render(frame, verdicts, str(outdir), **kwargs)
-    assert page == os.path.join(str(outdir), 'report.html')
-    with open(page, encoding='utf-8') as fp:
+    written = page.render(frame, verdicts, str(outdir), **kwargs)
+    assert written == os.path.join(str(outdir), 'report.html')
+    with open(written, encoding='utf-8') as fp:
         out = SimpleNamespace(text=fp.read(), images={}, files={})
     for name in sorted(os.listdir(outdir)):
         if name.endswith('.png'):
@@ -192,17 +193,17 @@ def test_reference_bands_are_shaded(tmp_path):
 
 
 def test_bands():
-    assert report._band({'ref': 100.0, 'lower': -0.1, 'upper': 0.1}) == \
+    assert canvas.band({'ref': 100.0, 'lower': -0.1, 'upper': 0.1}) == \
         pytest.approx((90.0, 110.0))
-    assert report._band({'ref': 1.0, 'lower': 0, 'upper': None}) == (1.0,
+    assert canvas.band({'ref': 1.0, 'lower': 0, 'upper': None}) == (1.0,
                                                                       None)
-    assert report._band({'ref': 50.0, 'lower': float('nan'),
+    assert canvas.band({'ref': 50.0, 'lower': float('nan'),
                          'upper': 0.2}) == (None, pytest.approx(60.0))
-    assert report._band({'ref': 0.0, 'lower': -0.1, 'upper': 0.1}) is None
-    assert report._band_text((1.0, None)) == '>= 1'
-    assert report._band_text((None, 60.0)) == '<= 60'
-    assert report._band_text((90.0, 110.0)) == '90 .. 110'
-    assert report._band_text(None) == '-'
+    assert canvas.band({'ref': 0.0, 'lower': -0.1, 'upper': 0.1}) is None
+    assert page.band_text((1.0, None)) == '>= 1'
+    assert page.band_text((None, 60.0)) == '<= 60'
+    assert page.band_text((90.0, 110.0)) == '90 .. 110'
+    assert page.band_text(None) == '-'
 
 
 def test_text_is_escaped(tmp_path):
@@ -217,7 +218,7 @@ def test_text_is_escaped(tmp_path):
 
 def test_no_figures_no_report(tmp_path):
     with pytest.raises(ValueError, match='no figures'):
-        report.render(sessions(1).iloc[:0], None, str(tmp_path))
+        page.render(sessions(1).iloc[:0], None, str(tmp_path))
 
 
 @pytest.mark.parametrize('checks', [['fio_fallocate', 'fio_fallocate_gap'],

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from hypothesis import example, given, settings, strategies as st
 
-from microbench.verdicts import compare, storage, rule
+from microbench.verdicts import compare, figures, rule
 from microbench import references
 
 DATA = os.path.join(os.path.dirname(__file__), 'data', 'results')
@@ -110,7 +110,7 @@ def sessions():
 
 
 def test_two_real_sessions_compare_figure_by_figure():
-    one, two = (storage.frame([s]) for s in sessions())
+    one, two = (figures.frame([s]) for s in sessions())
     table = compare.compare(one, two)
     # every median figure (4 + 2 + 2 variants) and every gap (3 + 1 + 1)
     assert len(table) == 13
@@ -122,7 +122,7 @@ def test_two_real_sessions_compare_figure_by_figure():
 
 
 def test_what_differs_between_sides_is_listed():
-    one, two = (storage.frame([s]) for s in sessions())
+    one, two = (figures.frame([s]) for s in sessions())
     two = two.assign(kernel='6.1.0-28-amd64', tool_version='fio-3.38')
     diffs = compare.differences(one, two)
     assert diffs['kernel'] == (['6.18.44-fc-v782'], ['6.1.0-28-amd64'])
@@ -130,9 +130,9 @@ def test_what_differs_between_sides_is_listed():
 
 
 def test_samples_records_parse():
-    assert storage.parse_samples('a=1,2.5;b_over_c=3') == {
+    assert figures.parse_samples('a=1,2.5;b_over_c=3') == {
         'a': (1.0, 2.5), 'b_over_c': (3.0,)}
-    assert storage.parse_samples('') == {}
+    assert figures.parse_samples('') == {}
 
 
 FIO = os.path.join(references.COMMITTED, 'fio.yaml')
@@ -206,3 +206,25 @@ def test_user_references_are_laid_over_the_committed(tmp_path, monkeypatch):
         'direct_over_both': [1.9, -0.1, 0.1, 'x'],        # the user's
     }
     assert merged['fio_cache_flags']['$index'] == ['$partition', 'mode']
+
+
+def test_loading_the_configuration_again_writes_nothing(tmp_path,
+                                                        monkeypatch):
+    user = tmp_path / 'refs.yaml'
+    monkeypatch.setenv('MICROBENCH_REFERENCES', str(user))
+    user.write_text(references.set_entry(
+        '', ['fio_cache_flags_gap', 'local:default', 'direct_over_both'],
+        [1.9, -0.1, 0.1, 'x'], 1))
+    prefix = references.merged()
+    written = {p: os.stat(p).st_mtime_ns for p in
+               (tmp_path / 'refs.merged' / 'references').iterdir()}
+    assert prefix == str(tmp_path / 'refs.merged') and written
+    os.utime(user)
+    assert references.merged() == prefix
+    assert written == {p: os.stat(p).st_mtime_ns for p in written}
+    user.write_text(references.set_entry(
+        user.read_text(), ['fio_cache_flags_gap', 'local:default',
+                           'direct_over_both'], [2.5, -0.1, 0.1, 'x'], 1))
+    references.merged()
+    fio = tmp_path / 'refs.merged' / 'references' / 'fio.yaml'
+    assert os.stat(fio).st_mtime_ns != written[fio]

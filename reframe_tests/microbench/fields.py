@@ -57,6 +57,11 @@ FIELDS = {
                                      'from it)'),
 }
 
+#: What ran: the fields that tell two runs of a figure apart (not the
+#: scratch directory: every job makes a private one)
+CONTEXT = ('tool_version', 'spack_env', 'spack_spec', 'node', 'kernel',
+           'scratch_fstype', 'scratch_mount_options', 'suite_commit')
+
 #: The fields a variant check takes from its rounds job, and a gap check
 #: from its variants
 SHARED = tuple(name for name, (*_, shared, _) in FIELDS.items() if shared)

@@ -5,6 +5,7 @@ install -e .``), so every path is relative to the checkout's root.  Nothing
 here imports ReFrame: the configuration, the verdicts and the tests read it.
 '''
 
+import glob
 import os
 
 #: The library (this package)
@@ -30,3 +31,10 @@ PERFLOGS = os.path.join(ROOT, 'perflogs')
 RESULTS_DB = os.path.join(PERFLOGS, 'results.db')
 #: The Python closure, exact and hashed
 REQUIREMENTS = os.path.join(ROOT, 'requirements.txt')
+
+
+def perflog_files(directory):
+    '''Every perflog under ``directory`` (ReFrame writes one per check and
+    partition, ``<system>/<partition>/<check>.log``), in order.'''
+    return sorted(glob.glob(os.path.join(directory, '**', '*.log'),
+                            recursive=True))

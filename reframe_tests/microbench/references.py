@@ -12,7 +12,8 @@ references in a user-owned file, ``$MICROBENCH_REFERENCES`` (default
 ``~/.config/microbench/references.yaml``), of the same shape without
 ``$index``.  Where it exists, systems/config.py points ReFrame's
 ``reference_prefix`` at :func:`merged`: the committed files with the user's
-entries laid over them, made again on every configuration load.
+entries laid over them, written where they change when the configuration
+is loaded.
 
 This module imports nothing of ReFrame: the configuration reads it.
 '''
@@ -176,14 +177,14 @@ def _deep_merge(base, over):
 def merged():
     '''The reference prefix that lays the user's entries over the
     committed files (``<prefix>/references/<tool>.yaml``), or None where
-    the user has no file.'''
+    the user has no file.  A merged file is written only where its text
+    changes: loading the configuration again writes nothing.'''
     path = user_file()
     if not os.path.isfile(path):
         return None
 
     user = load(path)
     prefix = os.path.splitext(path)[0] + '.merged'
-    os.makedirs(os.path.join(prefix, 'references'), exist_ok=True)
     for source in committed_files():
         refs = load(source)
         for check, entry in user.items():
@@ -192,8 +193,20 @@ def merged():
 
         target = os.path.join(prefix, 'references',
                               os.path.basename(source))
-        with open(target + '.tmp', 'w') as fp:
-            yaml.safe_dump(refs, fp, sort_keys=False)
-        os.replace(target + '.tmp', target)
+        _write_if_changed(target, yaml.safe_dump(refs, sort_keys=False))
 
     return prefix
+
+
+def _write_if_changed(path, text):
+    '''Make ``path`` hold ``text`` (atomically), unless it does.'''
+    try:
+        with open(path) as fp:
+            if fp.read() == text:
+                return
+    except OSError:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+
+    with open(path + '.tmp', 'w') as fp:
+        fp.write(text)
+    os.replace(path + '.tmp', path)

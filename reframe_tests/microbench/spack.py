@@ -30,12 +30,28 @@ def packages(programs):
     return sorted({tools[program] for program in programs})
 
 
-def concrete(lock, package):
-    '''``package@version/hash`` (7 characters) of ``package`` in a parsed
-    spack.lock, or ``package: not in the lock``.'''
-    for spec in lock['concrete_specs'].values():
-        if spec['name'] == package:
-            return f'{package}@{spec["version"]}/{spec["hash"][:7]}'
+def lock_specs(text):
+    '''``{hash: (name, version)}`` of the concrete specs of a spack.lock's
+    text (or bytes).
+
+    :raises ValueError: not JSON, or not a lock's shape.'''
+    lock = json.loads(text)
+    specs = lock.get('concrete_specs') if isinstance(lock, dict) else None
+    if not isinstance(specs, dict):
+        raise ValueError('not a spack.lock: no concrete_specs')
+    try:
+        return {spec['hash']: (spec['name'], spec['version'])
+                for spec in specs.values()}
+    except (KeyError, TypeError) as err:
+        raise ValueError(f'a spec of the lock without {err}') from None
+
+
+def concrete(specs, package):
+    '''``package@version/hash`` (7 characters) of ``package`` in a lock's
+    :func:`lock_specs`, or ``package: not in the lock``.'''
+    for digest, (name, version) in specs.items():
+        if name == package:
+            return f'{package}@{version}/{digest[:7]}'
 
     return f'{package}: not in the lock'
 
@@ -49,8 +65,8 @@ def record(env_dir, programs):
     name = os.path.relpath(env_dir, ENVS_DIR)
     try:
         with open(os.path.join(env_dir, 'spack.lock')) as fp:
-            lock = json.load(fp)
+            specs = lock_specs(fp.read())
     except (OSError, ValueError) as err:
         return name, f'no usable spack.lock: {err}'
 
-    return name, ' '.join(concrete(lock, p) for p in packages(programs))
+    return name, ' '.join(concrete(specs, p) for p in packages(programs))

@@ -20,8 +20,8 @@
   the tools and versions of every figure;
 - ``MANIFEST.sha256``: the sha256 of every other file (``sha256sum -c``).
 
-:mod:`microbench.checkbundle` verifies a bundle; :mod:`microbench.replay`
-runs it again.
+:mod:`microbench.bundles.check` verifies a bundle; :mod:`microbench.bundles.
+replay` runs it again.
 '''
 
 import datetime
@@ -32,14 +32,13 @@ import json
 import os
 import re
 import shlex
-import sqlite3
 import tarfile
 import tempfile
 
 import yaml
 
 from microbench import paths, provenance
-from microbench.verdicts import storage
+from microbench.verdicts import figures, storage
 
 FORMAT = 1
 MANIFEST = 'MANIFEST.sha256'
@@ -58,7 +57,7 @@ class BundleError(Exception):
 
 def one_session(query, db):
     '''The UUID of the one session ``query`` names (``last``: the newest).'''
-    uuids = storage.sessions(storage.ALL if query == 'last' else query, db)
+    uuids = figures.sessions(storage.ALL if query == 'last' else query, db)
     if query == 'last':
         uuids = uuids[-1:]
     if len(uuids) != 1:
@@ -69,19 +68,9 @@ def one_session(query, db):
 
 
 def _session_db(path, uuid, target):
-    '''``target``: a results storage with only session ``uuid`` of ``path``
-    (ReFrame's own schema, copied).'''
-    with sqlite3.connect(target) as dst:
-        dst.execute('ATTACH DATABASE ? AS src', (path,))
-        schema = dst.execute("SELECT type, sql FROM src.sqlite_master WHERE "
-                             "sql IS NOT NULL ORDER BY type = 'index'")
-        for _, sql in schema.fetchall():
-            dst.execute(sql)
-        dst.execute('INSERT INTO sessions SELECT * FROM src.sessions '
-                    'WHERE uuid = ?', (uuid,))
-        dst.execute('INSERT INTO testcases SELECT * FROM src.testcases '
-                    'WHERE session_uuid = ?', (uuid,))
-        dst.execute('INSERT INTO metadata SELECT * FROM src.metadata')
+    '''The bytes of ``target``: a results storage with only session
+    ``uuid`` of ``path`` (ReFrame's own schema, copied).'''
+    storage.copy_session(path, uuid, target)
     with open(target, 'rb') as fp:
         return fp.read()
 
@@ -122,8 +111,7 @@ def perflogs(info, names):
     base = perflog_dir(info)
     start, end = info['time_start_unix'] - 1, info['time_end_unix'] + 1
     out = {}
-    for path in sorted(glob.glob(os.path.join(base, '**', '*.log'),
-                                 recursive=True)):
+    for path in paths.perflog_files(base):
         with open(path, encoding='utf-8', errors='replace') as fp:
             header, *rows = fp.read().splitlines()
         keep = []
@@ -178,9 +166,10 @@ def spack_files(env, envs_dir=ENVS_DIR):
     return out
 
 
-def _figures(report):
+def cases_with_figures(report):
     '''The test cases of the last run of a report that have figures.'''
-    return [c for c in report['runs'][-1]['testcases'] if c.get('perfvalues')]
+    return [case for case in report['runs'][-1]['testcases']
+            if case.get('perfvalues')]
 
 
 def manifest(files):
@@ -192,10 +181,7 @@ def make(query, output, db=None):
     '''Write the bundle of the session ``query`` names to ``output``.'''
     path = storage.database(db)
     uuid = one_session(query, path)
-    with sqlite3.connect(path) as conn:
-        blob, report_file = conn.execute(
-            'SELECT json_blob, report_file FROM sessions WHERE uuid = ?',
-            (uuid,)).fetchone()
+    blob, report_file = storage.session(path, uuid)
 
     session = json.loads(blob)
     info = session['session_info']
@@ -207,7 +193,7 @@ def make(query, output, db=None):
             report = text
 
     cases = [c for run in session['runs'] for c in run['testcases']]
-    figures = _figures(session)
+    figures = cases_with_figures(session)
     envs = sorted({c.get('spack_env') or 'system' for c in cases})
     files = {'session/report.json': report}
     with tempfile.TemporaryDirectory() as tmp:
@@ -285,8 +271,26 @@ def read(archive):
     return out
 
 
-def _json(files, name):
+def member_json(files, name):
+    '''The JSON of member ``name`` of a bundle's ``files``.'''
     try:
         return json.loads(files[name].decode('utf-8'))
     except (KeyError, UnicodeDecodeError, ValueError) as err:
         raise BundleError(f'{name}: unreadable: {err}') from None
+
+
+HELP = 'one archive of a run: figures, environments, machine, command line'
+
+
+def add_arguments(parser):
+    parser.add_argument('session', help="a session query selecting one "
+                        "session, or 'last'")
+    parser.add_argument('-o', '--output', required=True,
+                        help='the archive (run-<date>-<system>.tar.gz)')
+    parser.set_defaults(handler=run)
+
+
+def run(args):
+    uuid, names = make(args.session, args.output, args.db)
+    print(f'{args.output}: session {uuid}, {len(names)} files')
+    return 0

@@ -11,15 +11,16 @@ from the bundle's own files and its hashes compared with the lock's.
 '''
 
 import hashlib
-import json
 import os
 import tempfile
 
 import yaml
 
-from microbench import provenance
-from microbench.verdicts import storage
-from microbench.bundles.bundle import MANIFEST, REQUIRED, VERSION, _figures, _json, read
+from microbench import provenance, spack
+from microbench.verdicts import figures, storage
+from microbench.bundles.bundle import (MANIFEST, REQUIRED, VERSION,
+                                       cases_with_figures, member_json,
+                                       read)
 
 
 def check_manifest(files):
@@ -52,9 +53,8 @@ def _versions(files):
     out = {}
     for name, data in files.items():
         if name.endswith('/spack.lock'):
-            lock = json.loads(data)
-            out[name] = {(s['name'], s['version'], s['hash'])
-                         for s in lock['concrete_specs'].values()}
+            out[name] = {(package, version, digest) for digest, (
+                package, version) in spack.lock_specs(data).items()}
     if 'machine/apt.tsv' in files:
         out['machine/apt.tsv'] = set()
         for line in files['machine/apt.tsv'].decode().splitlines():
@@ -68,7 +68,7 @@ def _versions(files):
 def check_figures(files):
     '''Problems of the figures of a bundle: each names its tool's version,
     and that version is one of a package the bundle holds.'''
-    report = _json(files, 'session/report.json')
+    report = member_json(files, 'session/report.json')
     try:
         versions = _versions(files)
     except (ValueError, KeyError, TypeError) as err:
@@ -77,7 +77,7 @@ def check_figures(files):
     problems = []
     logged = [data.decode('utf-8', 'replace') for name, data in files.items()
               if name.startswith('perflogs/')]
-    for case in _figures(report):
+    for case in cases_with_figures(report):
         name = case['display_name']
         env = case.get('spack_env') or 'system'
         where = ('machine/apt.tsv' if env == 'system'
@@ -145,9 +145,9 @@ def reconcretize(files, envs, timeout=900):
                                 f' {out}')
                 continue
             with open(os.path.join(folder, 'spack.lock')) as fp:
-                again = set(json.load(fp)['concrete_specs'])
-            locked = set(json.loads(
-                files[f'spack_envs/{env}/spack.lock'])['concrete_specs'])
+                again = set(spack.lock_specs(fp.read()))
+            locked = set(spack.lock_specs(
+                files[f'spack_envs/{env}/spack.lock']))
             if again != locked:
                 problems.append(
                     f'spack_envs/{env}: concretized again, '
@@ -166,14 +166,14 @@ def check(archive, spack=True):
     checked = [f'{len(files) - 1} files against {MANIFEST}']
     if not problems:
         problems += check_figures(files)
-        report = _json(files, 'session/report.json')
+        report = member_json(files, 'session/report.json')
         uuid = report.get('session_info', {}).get('uuid')
         with tempfile.TemporaryDirectory() as tmp:
             db = os.path.join(tmp, 'results.db')
             with open(db, 'wb') as fp:
                 fp.write(files['session/results.db'])
             try:
-                stored = storage.sessions(uuid, db)
+                stored = figures.sessions(uuid, db)
             except storage.ResultsError as err:
                 stored = []
                 problems.append(f'session/results.db: {err}')
@@ -181,8 +181,9 @@ def check(archive, spack=True):
             problems.append(f'session/results.db does not hold session '
                             f'{uuid} of the report')
 
-        checked.append(f'{len(_figures(report))} test cases with figures '
-                       f'and their tool versions')
+        cases = cases_with_figures(report)
+        checked.append(f'{len(cases)} test cases with figures and their '
+                       f'tool versions')
         envs = sorted({n.split('/', 1)[1].rsplit('/', 1)[0]
                        for n in files if n.startswith('spack_envs/')
                        and n.endswith('/spack.lock')})
@@ -201,3 +202,23 @@ def check(archive, spack=True):
                            f'{why}')
 
     return problems, checked
+
+
+HELP = 'is a bundle whole? (exit 1 if not)'
+
+
+def add_arguments(parser):
+    parser.add_argument('archive')
+    parser.add_argument('--no-spack', action='store_true', help='do not '
+                        'concretize its environments again (with the '
+                        'pinned Spack on PATH they are)')
+    parser.set_defaults(handler=run)
+
+
+def run(args):
+    problems, checked = check(args.archive, not args.no_spack)
+    for problem in problems:
+        print(f'{args.archive}: {problem}')
+    print(f'{args.archive}: {"FAILED" if problems else "OK"}: '
+          f'{"; ".join(checked)}')
+    return 1 if problems else 0

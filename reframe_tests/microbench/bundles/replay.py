@@ -70,7 +70,7 @@ def reframe_command(meta, into=None):
 def differences(files, scratch=True):
     '''Warnings: how the bundle's machine, packages, Python and suite
     differ from this one's.'''
-    then = bundle._json(files, 'machine.json')
+    then = bundle.member_json(files, 'machine.json')
     here = provenance.machine(p['path'] for p in then.get('scratch', [])
                               if scratch)
     out = [f'{name}: {then.get(name)!r} in the bundle, {here.get(name)!r} '
@@ -97,7 +97,7 @@ def differences(files, scratch=True):
                    f'distributions differ here: '
                    f'{", ".join(sorted(closure - now)[:5])}')
 
-    meta = bundle._json(files, 'bundle.json')
+    meta = bundle.member_json(files, 'bundle.json')
     commit = provenance.suite_commit()
     if commit not in meta['suite_commit']:
         out.append(f'suite: commit {", ".join(meta["suite_commit"])} in the '
@@ -107,7 +107,7 @@ def differences(files, scratch=True):
 
 def commands(files, archive, into=None):
     '''The shell commands that repeat the bundled run, as lines.'''
-    meta = bundle._json(files, 'bundle.json')
+    meta = bundle.member_json(files, 'bundle.json')
     lines = [f'# replay of session {meta["session"]} '
              f'({", ".join(meta["systems"])})']
     commit = meta['suite_commit'][0].split('-dirty')[0].split()[0]
@@ -164,7 +164,7 @@ def replay(archive, run=False, into=None):
     if not run:
         return 0
 
-    meta = bundle._json(files, 'bundle.json')
+    meta = bundle.member_json(files, 'bundle.json')
     if into:
         os.makedirs(into, exist_ok=True)
     command = reframe_command(meta, into)
@@ -175,3 +175,19 @@ def replay(archive, run=False, into=None):
         print(f'replay: reframe exited with {proc.returncode}: '
               f'{shlex.join(command)}', file=sys.stderr)
     return proc.returncode
+
+
+HELP = 'the commands that run a bundled session again'
+
+
+def add_arguments(parser):
+    parser.add_argument('archive')
+    parser.add_argument('--run', action='store_true', help='run its '
+                        'reframe command line (exit: reframe\'s)')
+    parser.add_argument('--into', help='write the replay here, not where '
+                        'the run wrote')
+    parser.set_defaults(handler=run)
+
+
+def run(args):
+    return replay(args.archive, args.run, args.into)

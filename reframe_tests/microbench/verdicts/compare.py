@@ -1,23 +1,27 @@
-'''Compare two sides of the results storage, figure by figure.
+'''``microbench compare``: two sides of the results storage, figure by
+figure (exit 1 on a regression).
 
-A side is a set of sessions (:mod:`microbench.results`).  Each figure with
-samples (every ``*_median_*`` figure and every gap, whose samples are its
-ratios per round) is judged by :func:`microbench.verdicts.judge` on the
+A side is a set of sessions (:mod:`.figures`): two session queries, or
+``--last``, the last session against the ``--window`` sessions before it.
+Each figure with samples (every ``*_median_*`` figure and every gap, whose
+samples are its ratios per round) is judged by :func:`.rule.judge` on the
 pooled samples of each side.  Its band is the reference the after side was
 checked against, where that is a value (a facility partition, or a
-baseline); else the band of the before side's sessions
-(:func:`microbench.verdicts.band`); else, with one session before, the
-floor.  Figures without samples of their own (min, max: their samples are
-the median's; scalars) are not judged.
+baseline); else the band of the before side's sessions (:func:`.rule.band`);
+else, with one session before, the floor.  Figures without samples of their
+own (min, max: their samples are the median's; scalars) are not judged.
 '''
 
 import json
+import sys
 
 import pandas as pd
 
-from microbench.verdicts import storage, rule
+from microbench.verdicts import figures, rule
 
-KEY = storage.key_columns()
+HELP = 'did any figure change? (exit 1 on a regression)'
+
+KEY = figures.key_columns()
 
 #: The columns of a comparison: the figure, its verdict, the numbers
 COLUMNS = [*KEY, 'unit', 'verdict', 'median_before', 'median_after', 'ratio',
@@ -66,7 +70,7 @@ def reference_band(rows):
 def session_band(rows, floor, margin):
     '''``(lower, upper, where)`` from the sessions of ``rows`` (open above
     for a cache figure, as a baseline makes it).'''
-    values = rows.groupby('session')['value'].median()
+    values = figures.session_values(rows)
     one_sided = cache_figure(rows.iloc[-1])
     if len(values) < 2:
         return -floor, None if one_sided else floor, 'floor'
@@ -78,8 +82,7 @@ def session_band(rows, floor, margin):
 def compare(before, after, alpha=rule.ALPHA, floor=rule.FLOOR,
             margin=rule.MARGIN):
     '''One row per figure with samples on both sides: its verdict.'''
-    before = before[before['samples'].map(len) > 0]
-    after = after[after['samples'].map(len) > 0]
+    before, after = figures.with_samples(before), figures.with_samples(after)
     groups_before = dict(iter(before.groupby(KEY, sort=False)))
     rows = []
     for key, mine in after.groupby(KEY, sort=True):
@@ -90,9 +93,8 @@ def compare(before, after, alpha=rule.ALPHA, floor=rule.FLOOR,
         band = (reference_band(mine)
                 or session_band(theirs, floor, margin))
         unit = mine['unit'].iloc[-1]
-        out = rule.judge(storage.pooled(theirs), storage.pooled(mine),
-                             band[0], band[1], rule.BETTER.get(unit, 0),
-                             alpha)
+        out = rule.judge(figures.pooled(theirs), figures.pooled(mine),
+                         band[0], band[1], rule.BETTER.get(unit, 0), alpha)
         rows.append({**dict(zip(KEY, key)), 'unit': unit,
                      'sessions_before': theirs['session'].nunique(),
                      'sessions_after': mine['session'].nunique(),
@@ -109,7 +111,7 @@ def differences(before, after):
     '''{field: (values before, values after)} of what ran, where the
     sides differ.'''
     out = {}
-    for name in storage.CONTEXT:
+    for name in figures.CONTEXT:
         lhs = sorted(set(before[name]) - {''})
         rhs = sorted(set(after[name]) - {''})
         if lhs != rhs:
@@ -118,36 +120,37 @@ def differences(before, after):
     return out
 
 
-def _fmt(value):
-    return '-' if pd.isna(value) else f'{value:.4g}'
-
-
 def text(table, diffs, sides, alpha=rule.ALPHA):
     '''The comparison for a terminal.'''
     lines = [f'before: {sides[0]}', f'after:  {sides[1]}', '']
     counts = table['verdict'].value_counts()
-    lines.append(', '.join(f'{counts.get(v, 0)} {v}'
-                           for v in rule.VERDICTS) + '\n')
+    lines.append(', '.join(f'{counts.get(verdict, 0)} {verdict}'
+                           for verdict in rule.VERDICTS) + '\n')
     head = ('verdict', 'figure', 'before', 'after', 'ratio', 'interval',
             'p', 'band')
     body = []
     for _, row in table.iterrows():
+        shown = {name: figures.fmt(row[name]) for name in (
+            'median_before', 'median_after', 'ratio', 'ci_low', 'ci_high',
+            'p', 'band_low', 'band_high')}
         body.append((
             row['verdict'],
             f'{row["system"]}:{row["partition"]} {row["check"]} '
             f'{row["variant"]} {row["figure"]}',
-            f'{_fmt(row["median_before"])} {row["unit"]}',
-            f'{_fmt(row["median_after"])} {row["unit"]}',
-            _fmt(row['ratio']),
-            f'{_fmt(row["ci_low"])}..{_fmt(row["ci_high"])}',
-            _fmt(row['p']),
-            f'{_fmt(row["band_low"])}..{_fmt(row["band_high"])} '
+            f'{shown["median_before"]} {row["unit"]}',
+            f'{shown["median_after"]} {row["unit"]}',
+            shown['ratio'],
+            f'{shown["ci_low"]}..{shown["ci_high"]}',
+            shown['p'],
+            f'{shown["band_low"]}..{shown["band_high"]} '
             f'({row["band_from"]})',
         ))
 
-    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
-    for r in [head, *body]:
-        lines.append('  '.join(c.ljust(w) for c, w in zip(r, widths))
+    widths = [max(len(line[column]) for line in [head, *body])
+              for column in range(len(head))]
+    for line in [head, *body]:
+        lines.append('  '.join(cell.ljust(width)
+                               for cell, width in zip(line, widths))
                      .rstrip())
 
     few = table['why'].str.startswith('too few samples')
@@ -184,3 +187,58 @@ def as_json(table, diffs, sides, alpha):
         'differences': {k: {'before': v[0], 'after': v[1]}
                         for k, v in diffs.items()},
     }, indent=1)
+
+
+def add_arguments(parser):
+    parser.add_argument('before', nargs='?', help='session query')
+    parser.add_argument('after', nargs='?', help='session query')
+    parser.add_argument('--last', action='store_true', help='the last '
+                        'session against the --window sessions before it')
+    parser.add_argument('--window', type=int, default=7, help='sessions '
+                        'before the last one (default %(default)s)')
+    parser.add_argument('--partition', help='SYSTEM:PARTITION (default: '
+                        'all)')
+    parser.add_argument('--alpha', type=float, default=rule.ALPHA,
+                        help='significance level (default %(default)s)')
+    parser.add_argument('--json', help='also write the verdicts as JSON '
+                        'here')
+    rule.add_band_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+def sides(args):
+    '''(before, after, their descriptions)'''
+    if not args.last:
+        if not args.before or not args.after:
+            raise figures.ResultsError('compare needs BEFORE and AFTER, or '
+                                       '--last')
+        return (figures.load_many([args.before], args.db, args.partition),
+                figures.load_many([args.after], args.db, args.partition),
+                (args.before, args.after))
+
+    frame = figures.load(figures.ALL, args.db, args.partition)
+    order = (frame.drop_duplicates('session').sort_values('start')
+             ['session'].tolist())
+    if len(order) < 2:
+        raise figures.ResultsError(f'--last needs at least two sessions, '
+                                   f'the results storage has {len(order)}')
+    last, window = order[-1], order[-1 - args.window:-1]
+    return (frame[frame['session'].isin(window)],
+            frame[frame['session'] == last],
+            (f'{len(window)} session(s) before the last '
+             f'({window[0]} .. {window[-1]})', f'the last session {last}'))
+
+
+def run(args):
+    before, after, names = sides(args)
+    table = compare(before, after, args.alpha, args.floor, args.margin)
+    if table.empty:
+        raise figures.ResultsError('the two sides have no figure with '
+                                   'samples in common')
+    diffs = differences(before, after)
+    sys.stdout.write(text(table, diffs, names, args.alpha))
+    if args.json:
+        with open(args.json, 'w') as fp:
+            fp.write(as_json(table, diffs, names, args.alpha))
+
+    return 1 if (table['verdict'] == 'regression').any() else 0

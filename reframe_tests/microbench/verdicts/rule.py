@@ -46,6 +46,16 @@ FLOOR = 0.10
 MARGIN = 1.5
 
 
+def add_band_arguments(parser):
+    '''A command's ``--floor`` and ``--margin`` of :func:`band`.'''
+    parser.add_argument('--floor', type=float, default=FLOOR,
+                        help='the least half-width of a band, a fraction '
+                        '(default %(default)s)')
+    parser.add_argument('--margin', type=float, default=MARGIN,
+                        help='a band reaches this many times the farthest '
+                        'baseline session (default %(default)s)')
+
+
 def band(values, floor=FLOOR, margin=MARGIN, one_sided=False, above=None):
     '''``(reference, lower, upper)`` of a figure from its values in the
     baseline sessions; ``lower``/``upper`` are fractions of the reference

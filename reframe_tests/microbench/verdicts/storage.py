@@ -1,49 +1,62 @@
-'''The figures of ReFrame's results storage as one pandas data frame.
+'''ReFrame's results storage: the one module that uses ReFrame's private API.
 
-ReFrame keeps every session (a run of ``reframe -r``) in its results storage
-(``perflogs/results.db``, or ``RFM_SQLITE_DB_FILE``); each test case of a
-session carries its performance values and every loggable variable, so
-every record field of the suite (:mod:`microbench.fields`), the samples of
-each figure included.  This module reads sessions through ReFrame's own
-API, selected with ReFrame's own query syntax (``--list-stored-sessions``):
+ReFrame keeps every session (a run of ``reframe -r``) in an SQLite file
+(``perflogs/results.db``, or ``RFM_SQLITE_DB_FILE``).  Its documented ways
+to read it are its command line (``--list-stored-sessions``,
+``--describe-stored-sessions``: every session's whole JSON decoded on every
+call, seconds for a year of nights) and no Python API.  The verdicts need
+the sessions a query selects, each decoded once (:mod:`.cache`), and a
+bundle needs one session copied with ReFrame's own schema; so this module,
+and no other, uses the parts of ReFrame 4.10 listed in :data:`PRIVATE`.
+``tests/test_reframe_private.py`` checks each of them against the installed
+ReFrame and fails, naming them, when ReFrame's version or the storage's
+schema version is not the one they were written against.
 
-- a session UUID;
-- a time period, ``now-7d:now``, ``20261101:20261108``;
-- a filter on the extras a session was given (``--session-extras
-  tag=pre``): ``?tag=="pre"``, or both, ``now-30d:now?tag=="pre"``.
-
-:func:`load` returns one row per figure of every test case: the session, the
-check and variant, the figure and its samples, the reference it was checked
-against, and what ran (versions, specs, nodes, kernel, scratch).
+Queries are ReFrame's own (``--list-stored-sessions``): a session UUID; a
+time period, ``now-7d:now``, ``20261101:20261108``; a filter on the extras
+a session was given (``--session-extras tag=pre``): ``?tag=="pre"``, or
+both, ``now-30d:now?tag=="pre"``.
 '''
 
-import json
+import contextlib
 import os
-import pickle
 import sqlite3
-
-import numpy as np
-import pandas as pd
 
 from microbench import paths
 
+#: The ReFrame release and storage schema the private uses were written
+#: against
+TESTED_REFRAME = '4.10.4'
+TESTED_SCHEMA = '1.0'
 
-#: What ran: the record fields that tell two sides of a comparison apart
-#: (not the scratch directory: every job makes a private one)
-CONTEXT = ['tool_version', 'spack_env', 'spack_spec', 'node', 'kernel',
-           'scratch_fstype', 'scratch_mount_options', 'suite_commit']
-
-COLUMNS = ['session', 'start', 'tag', 'system', 'partition', 'environ',
-           'check', 'variant', 'measures', 'figure', 'value', 'unit', 'ref',
-           'lower', 'upper', 'result', 'samples', *CONTEXT]
-
+#: Every private use of ReFrame, and why no public way serves
+PRIVATE = {
+    'reframe.core.runtime.runtime().site_config, reframe.core.config.'
+    'load_config, select_subconfig, init_runtime, add_sticky_option':
+        'open the storage at a path of our choosing, inside a ReFrame run '
+        'or outside any (the microbench command)',
+    'reframe.frontend.reporting.storage.StorageBackend.default':
+        'the storage backend of that configuration',
+    '_SqliteStorage._db_file': "ReFrame's own schema check before a read",
+    '_SqliteStorage._db_read':
+        "a connection under ReFrame's read lock: no half-written session",
+    '_SqliteStorage._db_filter_json':
+        "a query's filter on a session's extras, exactly as ReFrame "
+        'applies it',
+    'reframe.frontend.reporting.utility.parse_query_spec':
+        "ReFrame's query syntax",
+    'SQL on the schema: sessions(uuid, session_start_unix, json_blob, '
+    'report_file), testcases(session_uuid), metadata(schema_version)':
+        'select sessions without decoding them, read one session, copy '
+        "one session into a storage of ReFrame's schema (a bundle)",
+}
 
 #: Every session of a results storage (a time period of ReFrame's query
 #: syntax)
 ALL = '19700101:now+1d'
 
-#: The version of the cache of decoded sessions (:func:`select`)
-CACHE_VERSION = 2
+#: Sessions read per SQL statement
+CHUNK = 100
 
 
 class ResultsError(Exception):
@@ -80,192 +93,102 @@ def backend(path, create=False):
     return StorageBackend.default()
 
 
-def _candidates(conn, selector):
-    '''UUIDs of the sessions a selector's UUID or time period picks (the
-    WHERE clause of ReFrame's own session query, on its schema).'''
-    if selector.by_session_uuid():
-        return conn.execute('SELECT uuid FROM sessions WHERE uuid == ?',
-                            (selector.uuid.split(':')[0],)).fetchall()
-    if selector.by_time_period():
-        return conn.execute(
-            'SELECT uuid FROM sessions WHERE session_start_unix >= ? AND '
-            'session_start_unix < ?', selector.time_period).fetchall()
-    return conn.execute('SELECT uuid FROM sessions').fetchall()
+def store(path, report):
+    '''Store a session's ReFrame report in the storage at ``path`` (made if
+    missing), as ReFrame does at the end of a run.'''
+    backend(path, create=True).store(report)
 
 
-def _read_cache(path):
-    try:
-        with open(path, 'rb') as fp:
-            cache = pickle.load(fp)
-        if cache.get('version') == CACHE_VERSION:
-            return cache
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError,
-            ImportError, TypeError, KeyError):
-        pass
-
-    return {'version': CACHE_VERSION, 'info': {},
-            'frame': pd.DataFrame(columns=[*COLUMNS, 'when'])}
-
-
-def _write_cache(path, cache):
-    tmp = f'{path}.{os.getpid()}.tmp'
-    try:
-        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
-                  'wb') as fp:
-            pickle.dump(cache, fp, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except OSError:
-        pass      # a read-only results directory: no cache, same answers
-
-
-def _select(query, path=None):
-    '''(UUIDs of the sessions ``query`` selects, the decoded cache)'''
+def selector(query):
+    '''ReFrame's parse of a session query.'''
     from reframe.frontend.reporting.utility import parse_query_spec
 
-    path = database(path)
+    return parse_query_spec(query)
+
+
+@contextlib.contextmanager
+def reading(path):
+    '''``(backend, connection)`` of the storage at ``path``, its schema
+    checked by ReFrame, the connection held under ReFrame's read lock (a
+    writer never leaves half a session to read), where that lock can be
+    taken: a results directory the reader may not write is read without
+    it.'''
     storage = backend(path)
-    cache_path = path + '.microbench-cache'
-    try:
-        selector = parse_query_spec(query)
-        storage._db_file()                     # ReFrame's schema check
+    storage._db_file()
+    lock = os.path.join(os.path.dirname(path), '.db.lock')
+    if os.access(lock if os.path.exists(lock) else os.path.dirname(path),
+                 os.W_OK):
+        with storage._db_read(path) as conn:
+            yield storage, conn
+    else:
         with sqlite3.connect(path) as conn:
-            uuids = [u for u, in _candidates(conn, selector)]
-            cache = _read_cache(cache_path)
-            missing = [u for u in uuids if u not in cache['info']]
-            for start in range(0, len(missing), 100):
-                part = missing[start:start + 100]
-                blobs = conn.execute(
-                    f'SELECT json_blob FROM sessions WHERE uuid IN '
-                    f'({",".join("?" * len(part))})', part).fetchall()
-                found = [json.loads(b) for b, in blobs]
-                new = frame(found, sort=False)
-                cache['frame'] = (pd.concat([cache['frame'], new],
-                                            ignore_index=True)
-                                  if len(cache['frame']) else new)
-                cache['info'].update((s['session_info']['uuid'],
-                                      s['session_info']) for s in found)
-    except (sqlite3.DatabaseError, ValueError, KeyError) as err:
-        raise ResultsError(f'cannot read the results storage {path} '
-                           f'({query!r}): {err}') from None
-    except Exception as err:
-        raise ResultsError(f'cannot read the results storage {path} '
-                           f'({query!r}): {type(err).__name__}: {err}') \
-            from None
-
-    if missing:
-        _write_cache(cache_path, cache)
-
-    if selector.by_session_filter():
-        def match(uuid):
-            try:
-                return storage._db_filter_json(selector.sess_filter,
-                                               dict(cache['info'][uuid]))
-            except Exception:
-                return False       # as ReFrame: a filter that cannot apply
-        uuids = [u for u in uuids if match(u)]
-
-    return uuids, cache
+            yield storage, conn
 
 
-def sessions(query, path=None):
-    '''The UUIDs of the sessions ``query`` selects, oldest first.'''
-    uuids, cache = _select(query, path)
-    return sorted(uuids, key=lambda u: cache['info'][u]['time_start_unix'])
+def candidates(conn, chosen):
+    '''UUIDs of the sessions a selector's UUID or time period picks (the
+    WHERE clause of ReFrame's own session query, on its schema).'''
+    if chosen.by_session_uuid():
+        rows = conn.execute('SELECT uuid FROM sessions WHERE uuid == ?',
+                            (chosen.uuid.split(':')[0],))
+    elif chosen.by_time_period():
+        rows = conn.execute(
+            'SELECT uuid FROM sessions WHERE session_start_unix >= ? AND '
+            'session_start_unix < ?', chosen.time_period)
+    else:
+        rows = conn.execute('SELECT uuid FROM sessions')
+    return [uuid for uuid, in rows.fetchall()]
 
 
-def select(query, path=None):
-    '''The figures of the sessions ``query`` selects (ReFrame's query
-    syntax), oldest session first.
-
-    ReFrame's API decodes the whole JSON of every session on every call (3
-    s for a year of nightly sessions here); sessions never change once
-    stored, so the figures of each one are decoded once and kept beside
-    the results storage (``<db>.microbench-cache``, by session UUID).
-    Selection is ReFrame's: its query parser, the WHERE clause of its
-    session query on its own schema (checked first), its filter on a
-    session's extras.
-    '''
-    uuids, cache = _select(query, path)
-    out = cache['frame']
-    out = out[out['session'].isin(set(uuids))]
-    return out.sort_values('start', kind='stable'), len(uuids)
+def blobs(conn, uuids):
+    '''The JSON text of each session of ``uuids``, in chunks.'''
+    for start in range(0, len(uuids), CHUNK):
+        part = uuids[start:start + CHUNK]
+        yield from (blob for blob, in conn.execute(
+            f'SELECT json_blob FROM sessions WHERE uuid IN '
+            f'({",".join("?" * len(part))})', part).fetchall())
 
 
-def parse_samples(text):
-    '''``{figure: samples}`` of a ``figure_samples`` record.'''
-    out = {}
-    for item in filter(None, (text or '').split(';')):
-        name, _, values = item.partition('=')
-        try:
-            out[name] = tuple(float(v) for v in values.split(','))
-        except ValueError:
-            continue
-
-    return out
+def matches(storage, chosen, info):
+    '''Whether a session's info passes a selector's filter on its extras
+    (as ReFrame: a filter that cannot apply does not match).'''
+    if not chosen.by_session_filter():
+        return True
+    try:
+        return bool(storage._db_filter_json(chosen.sess_filter, dict(info)))
+    except Exception:
+        return False
 
 
-def _rows(session):
-    info = session['session_info']
-    for run in session['runs'][-1:]:
-        for case in run['testcases']:
-            values = case.get('perfvalues') or {}
-            if not values:
-                continue
-
-            samples = parse_samples(case.get('figure_samples'))
-            for key, (value, ref, lower, upper, unit, *result) in \
-                    values.items():
-                if value is None:
-                    continue
-
-                system, partition, figure = key.split(':')
-                yield [info['uuid'], info['time_start_unix'],
-                       info.get('tag', ''), system, partition,
-                       case['environ'], case['display_name'].split()[0],
-                       case.get('variant', ''), case.get('measures', ''),
-                       figure, value, unit, ref, lower, upper,
-                       result[0] if result else None,
-                       samples.get(figure, ()),
-                       *(str(case.get(f, '')) for f in CONTEXT)]
+def session(path, uuid):
+    '''``(JSON text, report file)`` of session ``uuid``.'''
+    with reading(path) as (_, conn):
+        found = conn.execute('SELECT json_blob, report_file FROM sessions '
+                             'WHERE uuid = ?', (uuid,)).fetchone()
+    if found is None:
+        raise ResultsError(f'no session {uuid} in {path}')
+    return found
 
 
-def frame(found, sort=True):
-    '''One row per figure of every test case of the sessions ``found``
-    (ReFrame reports; the last run of each: the retries' result).'''
-    rows = [row for session in found for row in _rows(session)]
-    out = pd.DataFrame(rows, columns=COLUMNS)
-    out['value'] = out['value'].astype(float)
-    out['start'] = out['start'].astype(float)
-    out['when'] = pd.to_datetime(out['start'], unit='s')
-    return out.sort_values('start', kind='stable') if sort else out
+def copy_session(path, uuid, target):
+    '''Write ``target``: a results storage of ReFrame's own schema (copied
+    from ``path``) holding only session ``uuid``.'''
+    with reading(path), sqlite3.connect(target) as dst:
+        dst.execute('ATTACH DATABASE ? AS src', (path,))
+        schema = dst.execute("SELECT type, sql FROM src.sqlite_master WHERE "
+                             "sql IS NOT NULL ORDER BY type = 'index'")
+        for _, sql in schema.fetchall():
+            dst.execute(sql)
+        dst.execute('INSERT INTO sessions SELECT * FROM src.sessions '
+                    'WHERE uuid = ?', (uuid,))
+        dst.execute('INSERT INTO testcases SELECT * FROM src.testcases '
+                    'WHERE session_uuid = ?', (uuid,))
+        dst.execute('INSERT INTO metadata SELECT * FROM src.metadata')
 
 
-def load(query, path=None, partition=None):
-    '''The figures of the sessions ``query`` selects, of ``partition``
-    (``system:partition``) if given.
+def schema_version(path):
+    '''The schema version the storage at ``path`` says it has.'''
+    with sqlite3.connect(f'file:{path}?mode=ro', uri=True) as conn:
+        return conn.execute('SELECT schema_version FROM metadata').fetchone(
+            )[0]
 
-    :raises ResultsError: no storage, a corrupted one, or no figure.
-    '''
-    out, nsessions = select(query, path)
-    if partition:
-        out = out[(out['system'] + ':' + out['partition']) == partition]
-
-    if out.empty:
-        raise ResultsError(f'no figures in the results storage '
-                           f'{database(path)} for {query!r}'
-                           + (f' on {partition}' if partition else '')
-                           + f' ({nsessions} session(s) matched)')
-
-    return out
-
-
-def key_columns():
-    '''What identifies a figure across sessions.'''
-    return ['system', 'partition', 'environ', 'check', 'variant', 'figure']
-
-
-def pooled(rows):
-    '''All samples of ``rows`` (one figure, several sessions), as one
-    array; a figure without samples contributes its value.'''
-    return np.concatenate([np.asarray(s if s else (v,), dtype=float)
-                           for s, v in zip(rows['samples'], rows['value'])])

@@ -1,0 +1,133 @@
+'''``microbench baseline``: references and bands from sessions of one
+partition, written as a reviewable diff.
+
+A figure's reference is the median of its values in the baseline
+sessions (one value per session, :func:`figures.session_values`); its
+band is :func:`rule.band`'s.  The entries go into the committed reference
+file of the check where the partition is a facility's (it has reference
+values there), else into the user's own file
+(:func:`references.user_file`), which the configuration lays over the
+committed ones.  Without ``--write`` the command prints the diff and
+writes nothing.
+'''
+
+import difflib
+import os
+import sys
+
+from microbench import paths, references
+from microbench.verdicts import compare, figures, rule
+
+HELP = 'references and bands from sessions of one partition, as a diff'
+
+
+def add_arguments(parser):
+    parser.add_argument('sessions', nargs='+', help='session queries')
+    parser.add_argument('--partition', required=True,
+                        help='SYSTEM:PARTITION')
+    parser.add_argument('--write', action='store_true', help='apply the '
+                        'diff')
+    parser.add_argument('--user', action='store_true', help='write to the '
+                        'user file even for a facility partition')
+    rule.add_band_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+def entries(frame, floor, margin):
+    '''{(check, variant, figure): ([value, lower, upper, unit], values)}
+    of every figure with samples of ``frame`` (one partition).'''
+    out = {}
+    for (check, variant, figure), rows in figures.with_samples(
+            frame).groupby(['check', 'variant', 'figure']):
+        values = figures.session_values(rows)
+        last = rows.iloc[-1]
+        one_sided = compare.cache_figure(last)
+        above = compare.gap_direction(last['ref'], last['lower'],
+                                      last['upper'], last['unit'])
+        try:
+            ref, lower, upper = rule.band(values, floor, margin, one_sided,
+                                          above)
+        except ValueError as err:
+            print(f'not baselined: {check} {variant} {figure}: {err}',
+                  file=sys.stderr)
+            continue
+
+        out[check, variant, figure] = (
+            [ref, lower, upper, last['unit']], values
+        )
+
+    return out
+
+
+def _texts(found, partition, user):
+    '''{reference file: its text with ``found``'s entries set}, and the
+    sessions outside the bands they make.'''
+    texts, failures = {}, []
+    for (check, variant, figure), (entry, values) in sorted(found.items()):
+        source = references.file_of(check)
+        if source is None:
+            print(f'not baselined: {check}: no committed references file '
+                  f'has it', file=sys.stderr)
+            continue
+
+        target = references.user_file() if user else source
+        if target not in texts:
+            texts[target] = _read(target)
+        path = references.entry_path(references.load(source), check,
+                                     partition, variant, figure)
+        texts[target] = references.set_entry(texts[target], path, entry,
+                                             tail=2 if len(path) > 3 else 1)
+        for session, value in values.items():
+            if not rule.passes(value, *entry[:3]):
+                failures.append(f'{check} {variant} {figure}: session '
+                                f'{session} ({value:.4g}) is outside')
+
+    return texts, failures
+
+
+def _read(path):
+    if not os.path.exists(path):
+        return ''
+    with open(path) as fp:
+        return fp.read()
+
+
+def _diff(target, text):
+    '''The unified diff that makes ``target`` ``text``.'''
+    name = os.path.relpath(target, paths.ROOT)
+    lhs, rhs = ((f'a/{name}', f'b/{name}') if not name.startswith('..')
+                else (target, target))
+    return difflib.unified_diff(_read(target).splitlines(True),
+                                text.splitlines(True), lhs, rhs)
+
+
+def run(args):
+    frame = figures.load_many(args.sessions, args.db, args.partition)
+    found = entries(frame, args.floor, args.margin)
+    nsessions = frame['session'].nunique()
+    user = args.user or not references.facility(args.partition)
+    texts, failures = _texts(found, args.partition, user)
+    print(f'baseline of {args.partition} from {nsessions} session(s): '
+          f'{len(found)} figures; band: the median of the sessions, '
+          f'{args.margin} x the farthest session on each side, at least '
+          f'{args.floor:.0%}', file=sys.stderr)
+    if failures:
+        print('\n'.join(failures), file=sys.stderr)
+        return 1
+    print(f'every baseline session passes its band ({nsessions} '
+          f'session(s) x {len(found)} figures)', file=sys.stderr)
+    for target, text in texts.items():
+        sys.stdout.writelines(_diff(target, text))
+        if args.write:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, 'w') as fp:
+                fp.write(text)
+            print(f'written: {target}' + (
+                f' (the next run on {args.partition} is checked against it)'
+                if user else ''), file=sys.stderr)
+
+    if not args.write:
+        print('(a diff: nothing written; --write applies it)',
+              file=sys.stderr)
+
+    return 0

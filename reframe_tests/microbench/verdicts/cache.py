@@ -1,0 +1,148 @@
+'''The figures of every session decoded so far, kept beside the storage.
+
+Decoding a session's JSON is most of the cost of reading the results
+storage (a year of nights: seconds), and a stored session never changes,
+so the figures of each session are decoded once and kept in
+``<storage>.microbench-cache``: an SQLite file of its own, with a table of
+the sessions' infos and a table of their figures (:data:`COLUMNS` of
+:mod:`.figures`, samples as JSON lists), and a table ``about`` that says
+what it is: this format and its version, the storage it belongs to (path,
+device and inode) and that storage's schema version.
+
+A results directory may be shared (a facility's nightly runs, group
+writable): nothing in the cache is code, and it is validated on load.  A
+cache that is not ours, of another storage or format version, truncated
+or corrupt is ignored, said so once on stderr, and made again.  It is
+written whole to a temporary file and renamed over the old one, with the
+storage file's own permissions; where the directory cannot be written,
+nothing is kept and the answers are the same.
+'''
+
+import contextlib
+import json
+import os
+import sqlite3
+import sys
+
+import pandas as pd
+
+FORMAT = 'microbench figures cache'
+VERSION = '3'
+SUFFIX = '.microbench-cache'
+
+
+class Known:
+    '''Figures and session infos decoded so far.'''
+
+    def __init__(self, figures, infos):
+        self.figures = figures
+        self.infos = infos
+
+    def extended(self, figures, infos):
+        '''These and ``figures`` (of new sessions) with their ``infos``.'''
+        both = (pd.concat([self.figures, figures], ignore_index=True)
+                if len(self.figures) else figures)
+        return Known(both, {**self.infos, **infos})
+
+
+def empty(columns):
+    '''Nothing known: no figures (of ``columns``), no sessions.'''
+    return Known(pd.DataFrame(columns=[*columns, 'when']), {})
+
+
+def path_of(storage):
+    return storage + SUFFIX
+
+
+def identity(storage):
+    '''What the cache of ``storage`` must say it belongs to.'''
+    from microbench.verdicts.storage import schema_version
+
+    stat = os.stat(storage)
+    return {'format': FORMAT, 'version': VERSION,
+            'storage': os.path.realpath(storage),
+            'device': str(stat.st_dev), 'inode': str(stat.st_ino),
+            'schema': str(schema_version(storage))}
+
+
+def _said(storage, why):
+    print(f'microbench: ignored the cache {path_of(storage)} ({why}); '
+          f'it is made again', file=sys.stderr)
+
+
+def read(storage, columns):
+    '''The figures (``columns`` of each) and infos kept for ``storage``;
+    none where there is no cache, or one that is not valid for it (said
+    why).'''
+    path = path_of(storage)
+    if not os.path.exists(path):
+        return empty(columns)
+    try:
+        with sqlite3.connect(f'file:{path}?mode=ro', uri=True) as conn:
+            about = dict(conn.execute('SELECT key, value FROM about'))
+            if about != identity(storage):
+                _said(storage, 'it is of another storage or format')
+                return empty(columns)
+            figures = pd.read_sql_query(
+                f'SELECT {", ".join(_quoted(columns))} FROM figures',
+                conn)
+            infos = {uuid: json.loads(info) for uuid, info in
+                     conn.execute('SELECT uuid, info FROM infos')}
+        return Known(_decoded(figures), infos)
+    except (sqlite3.Error, ValueError, TypeError, KeyError,
+            pd.errors.DatabaseError) as err:
+        _said(storage, f'{type(err).__name__}: {err}')
+        return empty(columns)
+
+
+def _quoted(names):
+    return [f'"{name}"' for name in names]
+
+
+def _decoded(figures):
+    '''The figures as read back: samples as tuples of floats, the numbers
+    as numbers, checked.'''
+    samples = []
+    for text in figures['samples']:
+        values = json.loads(text)
+        if not isinstance(values, list) or not all(
+                isinstance(v, (int, float)) for v in values):
+            raise ValueError(f'samples that are not numbers: {text[:80]}')
+        samples.append(tuple(float(v) for v in values))
+    figures['samples'] = samples
+    for name in ('value', 'start'):
+        figures[name] = figures[name].astype(float)
+    figures['when'] = pd.to_datetime(figures['start'], unit='s')
+    return figures
+
+
+def write(storage, known, columns):
+    '''Keep ``known`` (``columns`` of its figures) for ``storage``:
+    written whole, then renamed.'''
+    path = path_of(storage)
+    tmp = f'{path}.{os.getpid()}.tmp'
+    try:
+        mode = os.stat(storage).st_mode & 0o666
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode))
+        os.chmod(tmp, mode)
+        with sqlite3.connect(tmp) as conn:
+            conn.execute('CREATE TABLE about (key TEXT PRIMARY KEY, '
+                         'value TEXT)')
+            conn.executemany('INSERT INTO about VALUES (?, ?)',
+                             identity(storage).items())
+            conn.execute('CREATE TABLE infos (uuid TEXT PRIMARY KEY, '
+                         'info TEXT)')
+            conn.executemany('INSERT INTO infos VALUES (?, ?)', (
+                (uuid, json.dumps(info)) for uuid, info in
+                known.infos.items()))
+            figures = known.figures[columns].copy()
+            figures['samples'] = [json.dumps(list(s))
+                                  for s in figures['samples']]
+            figures.to_sql('figures', conn, index=False)
+        conn.close()
+        os.replace(tmp, path)
+    except (OSError, sqlite3.Error):
+        # a results directory this user cannot write: no cache, same
+        # answers
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)

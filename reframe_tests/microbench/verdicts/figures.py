@@ -1,0 +1,186 @@
+'''The figures of the results storage as one pandas data frame.
+
+Each test case of a stored session carries its performance values and every
+loggable variable, so every record field of the suite
+(:mod:`microbench.fields`), the samples of each figure included.
+:func:`load` returns one row per figure of every test case of the sessions
+a query selects (ReFrame's query syntax, :mod:`.storage`): the session, the
+check and variant, the figure and its samples, the reference it was checked
+against, and what ran (:data:`microbench.fields.CONTEXT`).
+'''
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from microbench import fields
+from microbench.verdicts import cache, storage
+from microbench.verdicts.storage import ALL, ResultsError  # noqa: F401
+
+#: What ran: the record fields that tell two sides of a comparison apart
+CONTEXT = list(fields.CONTEXT)
+
+#: What identifies a figure across sessions
+KEY = ['system', 'partition', 'environ', 'check', 'variant', 'figure']
+
+COLUMNS = ['session', 'start', 'tag', 'system', 'partition', 'environ',
+           'check', 'variant', 'measures', 'figure', 'value', 'unit', 'ref',
+           'lower', 'upper', 'result', 'samples', *CONTEXT]
+
+
+def key_columns():
+    '''What identifies a figure across sessions.'''
+    return list(KEY)
+
+
+def fmt(value):
+    '''A value as the verdicts show it: a float to four significant
+    digits, None or NaN as ``-``, anything else as its text.'''
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return '-'
+    return f'{value:.4g}' if isinstance(value, float) else str(value)
+
+
+def parse_samples(text):
+    '''``{figure: samples}`` of a ``figure_samples`` record.'''
+    out = {}
+    for item in filter(None, (text or '').split(';')):
+        name, _, values = item.partition('=')
+        try:
+            out[name] = tuple(float(v) for v in values.split(','))
+        except ValueError:
+            continue
+
+    return out
+
+
+def _rows(session):
+    info = session['session_info']
+    for run in session['runs'][-1:]:
+        for case in run['testcases']:
+            values = case.get('perfvalues') or {}
+            if not values:
+                continue
+
+            samples = parse_samples(case.get('figure_samples'))
+            for key, (value, ref, lower, upper, unit, *result) in \
+                    values.items():
+                if value is None:
+                    continue
+
+                system, partition, figure = key.split(':')
+                yield [info['uuid'], info['time_start_unix'],
+                       info.get('tag', ''), system, partition,
+                       case['environ'], case['display_name'].split()[0],
+                       case.get('variant', ''), case.get('measures', ''),
+                       figure, value, unit, ref, lower, upper,
+                       result[0] if result else None,
+                       samples.get(figure, ()),
+                       *(str(case.get(f, '')) for f in CONTEXT)]
+
+
+def frame(found, sort=True):
+    '''One row per figure of every test case of the sessions ``found``
+    (ReFrame reports; the last run of each: the retries' result).'''
+    rows = [row for session in found for row in _rows(session)]
+    out = pd.DataFrame(rows, columns=COLUMNS)
+    out['value'] = out['value'].astype(float)
+    out['start'] = out['start'].astype(float)
+    out['when'] = pd.to_datetime(out['start'], unit='s')
+    return out.sort_values('start', kind='stable') if sort else out
+
+
+def _select(query, path=None):
+    '''(UUIDs of the sessions ``query`` selects, their infos, the figures
+    of every session decoded so far)'''
+    path = storage.database(path)
+    try:
+        chosen = storage.selector(query)
+        with storage.reading(path) as (backend, conn):
+            uuids = storage.candidates(conn, chosen)
+            known = cache.read(path, COLUMNS)
+            missing = [u for u in uuids if u not in known.infos]
+            found = [json.loads(b) for b in storage.blobs(conn, missing)]
+    except ResultsError:
+        raise
+    except Exception as err:
+        raise ResultsError(f'cannot read the results storage {path} '
+                           f'({query!r}): {type(err).__name__}: {err}') \
+            from None
+
+    if found:
+        known = known.extended(frame(found, sort=False), {
+            s['session_info']['uuid']: s['session_info'] for s in found})
+        cache.write(path, known, COLUMNS)
+
+    uuids = [u for u in uuids
+             if storage.matches(backend, chosen, known.infos[u])]
+    return uuids, known
+
+
+def sessions(query, path=None):
+    '''The UUIDs of the sessions ``query`` selects, oldest first.'''
+    uuids, known = _select(query, path)
+    return sorted(uuids, key=lambda u: known.infos[u]['time_start_unix'])
+
+
+def select(query, path=None):
+    '''The figures of the sessions ``query`` selects, oldest session first,
+    and how many sessions it selects.
+
+    ReFrame's own API decodes the whole JSON of every session on every
+    call; sessions never change once stored, so the figures of each one are
+    decoded once and kept beside the results storage (:mod:`.cache`).
+    '''
+    uuids, known = _select(query, path)
+    out = known.figures[known.figures['session'].isin(set(uuids))]
+    return out.sort_values('start', kind='stable'), len(uuids)
+
+
+def load(query, path=None, partition=None):
+    '''The figures of the sessions ``query`` selects, of ``partition``
+    (``system:partition``) if given.
+
+    :raises ResultsError: no storage, a corrupted one, or no figure.
+    '''
+    out, nsessions = select(query, path)
+    if partition:
+        out = out[(out['system'] + ':' + out['partition']) == partition]
+
+    if out.empty:
+        raise ResultsError(f'no figures in the results storage '
+                           f'{storage.database(path)} for {query!r}'
+                           + (f' on {partition}' if partition else '')
+                           + f' ({nsessions} session(s) matched)')
+
+    return out
+
+
+def load_many(queries, path=None, partition=None):
+    '''The figures of the sessions of every query of ``queries`` (each
+    figure of a session once).'''
+    frames = [load(query, path, partition) for query in queries]
+    if len(frames) == 1:
+        return frames[0]
+    out = pd.concat(frames, ignore_index=True)
+    return out.drop_duplicates(subset=['session', *KEY])
+
+
+def with_samples(rows):
+    '''The rows of figures that have samples of their own (a variant's
+    median figures, a gap's ratios; not its min and max).'''
+    return rows[rows['samples'].map(len) > 0]
+
+
+def session_values(rows):
+    '''One value per session of one figure's ``rows``: the session's
+    median, by session.'''
+    return rows.groupby('session')['value'].median()
+
+
+def pooled(rows):
+    '''All samples of ``rows`` (one figure, several sessions), as one
+    array; a figure without samples contributes its value.'''
+    return np.concatenate([np.asarray(s if s else (v,), dtype=float)
+                           for s, v in zip(rows['samples'], rows['value'])])

@@ -1,0 +1,113 @@
+'''The cache of decoded sessions beside a results storage
+(microbench.verdicts.cache): data only, validated on load, rebuilt when it
+is not ours, and the same answers with it, without it, or after it.
+'''
+
+import json
+import os
+import pickle
+import sqlite3
+import stat
+
+import pandas as pd
+import pytest
+
+from microbench.verdicts import cache, figures, storage
+
+from fixtures import path as data
+
+
+@pytest.fixture
+def stored(tmp_path):
+    '''A results storage made by ReFrame, holding two real sessions.'''
+    db = str(tmp_path / 'results.db')
+    for number in (1, 2):
+        with open(data(f'results/fio-quick-{number}.json')) as fp:
+            storage.store(db, json.load(fp))
+    return db
+
+
+def answer(db):
+    '''The figures of every session, in an order to compare.'''
+    out = figures.load(storage.ALL, db)
+    return out.sort_values(['session', *figures.KEY]).reset_index(drop=True)
+
+
+class Payload:
+    '''A pickle that, loaded, creates a file: the proof that it ran.'''
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (self.marker, 'w'))
+
+
+def test_the_cache_is_data_and_gives_the_same_answers(stored):
+    fresh = answer(stored)
+    path = cache.path_of(stored)
+    assert os.path.exists(path)
+    with sqlite3.connect(path) as conn:
+        tables = {name for name, in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {'about', 'infos', 'figures'}
+    again = answer(stored)
+    pd.testing.assert_frame_equal(fresh, again)
+    assert stat.S_IMODE(os.stat(path).st_mode) == \
+        stat.S_IMODE(os.stat(stored).st_mode) & 0o666
+
+
+def test_a_planted_pickle_never_runs(stored, tmp_path, capsys):
+    marker = tmp_path / 'ran'
+    with open(cache.path_of(stored), 'wb') as fp:
+        pickle.dump({'version': 2, 'payload': Payload(str(marker))}, fp)
+    out = answer(stored)
+    assert not marker.exists()
+    assert 'ignored the cache' in capsys.readouterr().err
+    assert len(out['session'].unique()) == 2
+    # made again: ours now
+    assert cache.read(stored, figures.COLUMNS).infos.keys() == set(
+        out['session'])
+
+
+@pytest.mark.parametrize('damage', ['truncated', 'foreign', 'other format',
+                                    'not numbers'])
+def test_a_cache_not_ours_is_ignored_and_made_again(stored, tmp_path,
+                                                    damage, capsys):
+    good = answer(stored)
+    path = cache.path_of(stored)
+    if damage == 'truncated':
+        with open(path, 'r+b') as fp:
+            fp.truncate(os.path.getsize(path) // 3)
+    elif damage == 'foreign':
+        # another storage's cache, of the same sessions
+        other = str(tmp_path / 'other.db')
+        storage.copy_session(stored, good['session'].iloc[0], other)
+        figures.load(storage.ALL, other)
+        os.replace(cache.path_of(other), path)
+    else:
+        with sqlite3.connect(path) as conn:
+            if damage == 'other format':
+                conn.execute("UPDATE about SET value = '0' WHERE key = "
+                             "'version'")
+            else:
+                conn.execute("UPDATE figures SET samples = "
+                             "'[\"__import__\"]'")
+    capsys.readouterr()
+    pd.testing.assert_frame_equal(answer(stored), good)
+    assert 'ignored the cache' in capsys.readouterr().err
+    pd.testing.assert_frame_equal(answer(stored), good)
+    assert 'ignored the cache' not in capsys.readouterr().err
+
+
+def test_a_directory_that_cannot_be_written_keeps_no_cache(stored,
+                                                           monkeypatch):
+    def refused(*args, **kwargs):
+        raise PermissionError('read-only results directory')
+
+    monkeypatch.setattr(cache.os, 'replace', refused)
+    out = answer(stored)
+    assert not os.path.exists(cache.path_of(stored))
+    assert not [n for n in os.listdir(os.path.dirname(stored))
+                if n.endswith('.tmp')]
+    assert len(out['session'].unique()) == 2
