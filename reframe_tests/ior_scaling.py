@@ -77,8 +77,6 @@ class ior_scaling(IorRounds):
         self.points = [(n, t) for n in powers_of_two(self.nodes())
                        for t in powers_of_two(self.max_tasks_per_node)]
         self.variants = tuple(f'n{n}.t{t}' for n, t in self.points)
-        self.time_limit = (len(self.variants) * self.samples
-                           * self.expected_seconds() + 300)
         self.perf_variables = {}
         for n, t in self.points:
             for op in ('write', 'read') if n > 1 else ('write',):

@@ -7,6 +7,7 @@ tested is the skeleton around them.
 '''
 
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -17,6 +18,7 @@ import time
 import pytest
 
 from microbench.suite import records
+from microbench.suite import skeleton
 from microbench.suite.rounds import SKELETON
 
 BASH = shutil.which('bash')
@@ -24,42 +26,19 @@ BASH = shutil.which('bash')
 
 def job(tmp, commands, variants=None, samples=2, tools=('sh',),
         outputs=('out.txt',), scratch=True, extra=''):
-    '''A job script like the ones ReFrame writes, in ``tmp``.'''
-    variants = variants or list(commands)
-    declared = ' '.join(f'[{v}]="{c}"' for v, c in commands.items())
+    '''A job script as the rounds fixture writes it
+    (:func:`skeleton.job_lines`), in ``tmp``; ``extra`` lines before
+    ``rounds_run``.'''
+    lines = skeleton.job_lines({
+        'scratch_root': str(tmp / 'scratch') if scratch else '',
+        'tool': 'sh', 'version_command': 'echo 1.0',
+        'job_name': 'skeleton_test', 'samples': samples,
+        'server_start_s': 1, 'client_timeout_s': 5, 'tools': tools,
+        'variants': variants or list(commands), 'outputs': outputs,
+        'commands': commands,
+    }, source=SKELETON)
     script = tmp / 'job.sh'
-    script.write_text(f'''
-. {shlex.quote(SKELETON)}
-scratch_root={shlex.quote(str(tmp / 'scratch')) if scratch else "''"}
-tool=sh
-version_command='echo 1.0'
-job_name=skeleton_test
-nodes_command=''
-address_suffix=''
-samples={samples}
-stdout_file=''
-witness_tool=''
-service=''
-service_stop=''
-service_port=''
-server_start_s=1
-client_timeout_s=5
-tools=({' '.join(tools)})
-variants=({' '.join(variants)})
-outputs=({' '.join(outputs)})
-rounds_begin
-declare -A commands=({declared})
-declare -A servers=()
-declare -A prepares=()
-declare -A witnesses=()
-declare -A probes=()
-declare -A probe_reasons=()
-declare -A facts=()
-preflight=()
-preflight_reasons=()
-{extra}
-rounds_run
-''')
+    script.write_text('\n'.join([*lines, extra, 'rounds_run', '']))
     return script
 
 
@@ -71,14 +50,17 @@ def run(tmp, script):
 
 def test_round_robin_records_and_kept_outputs(tmp_path):
     script = job(tmp_path, {
-        'a': 'sh -c \\"echo a > out.txt; echo 1234 > $scratch/f\\"',
-        'b': 'sh -c \\"echo b > out.txt\\"',
+        'a': 'sh -c "echo a > out.txt; echo 1234 > $scratch/f"',
+        'b': 'sh -c "echo b > out.txt"',
     })
     proc, recs = run(tmp_path, script)
     assert proc.returncode == 0, proc.stderr
     assert recs['version'] == ['1.0']
-    assert recs['command'][0] == f'a: sh -c "echo a > out.txt; echo 1234 > {tmp_path}/scratch/skeleton_test.' \
-        or recs['command'][0].startswith('a: sh -c "echo a > out.txt; echo 1234 > ')
+    first_command = recs['command'][0]
+    assert (first_command == 'a: sh -c "echo a > out.txt; echo 1234 > '
+                             f'{tmp_path}/scratch/skeleton_test.'
+            or first_command.startswith(
+                'a: sh -c "echo a > out.txt; echo 1234 > '))
     assert recs['sample'] == ['a: 1 scratch_bytes=5', 'b: 1 scratch_bytes=0',
                               'a: 2 scratch_bytes=5', 'b: 2 scratch_bytes=0']
     for variant in 'ab':
@@ -92,7 +74,7 @@ def test_round_robin_records_and_kept_outputs(tmp_path):
 
 
 def test_a_failed_variant_is_dropped_and_named(tmp_path):
-    script = job(tmp_path, {'a': 'sh -c \\"echo oops >&2; exit 3\\"',
+    script = job(tmp_path, {'a': 'sh -c "echo oops >&2; exit 3"',
                             'b': 'true'}, samples=3)
     proc, recs = run(tmp_path, script)
     assert proc.returncode == 0
@@ -208,3 +190,42 @@ def test_scratch_records_from_findmnt(tmp_path):
 
     fstype, options = _scratch_records(os.environ['PATH'], tmp_path)
     assert [fstype, options] == expected
+
+
+def header_inputs():
+    '''The inputs the skeleton's header describes, in its order: the
+    names of its ``#   name  description`` entries.'''
+    with open(SKELETON) as fp:
+        header = fp.read().split('\n\n', 1)[0]
+    return re.findall(r'^#   (\w+)(?:\s|$)', header, re.M)
+
+
+def test_the_header_describes_every_input_in_order():
+    assert header_inputs() == [name for name, _, _ in skeleton.INPUTS]
+
+
+def test_the_skeleton_sets_the_default_of_every_optional_input():
+    # A job script leaves out every input at its default: the skeleton
+    # must declare each one itself, as skeleton.INPUTS says
+    declared = {'literal': '--', 'expanded': '--', 'array': '-a',
+                'expanded_array': '-a', 'by_variant': '-A'}
+    optional = [(name, kind, default)
+                for name, kind, default in skeleton.INPUTS
+                if default is not None]
+    names = ' '.join(name for name, _, _ in optional)
+    proc = subprocess.run(
+        [BASH, '-c', f'. {shlex.quote(SKELETON)}; declare -p {names}'],
+        capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    wanted = [f'declare {declared[kind]} {name}='
+              + ('()' if kind in ('array', 'expanded_array', 'by_variant')
+                 else f'"{default}"')
+              for name, kind, default in optional]
+    assert proc.stdout.splitlines() == wanted
+
+
+def test_an_unknown_or_missing_input_is_refused():
+    with pytest.raises(ValueError, match=r"unknown \['sample'\], missing "
+                       r"\['commands', 'job_name', 'samples', 'tool', "
+                       r"'tools', 'variants'\]"):
+        skeleton.job_lines({'sample': 1})

@@ -42,7 +42,8 @@ ON_NODE = {
 #: flavour -> command prefix starting {tasks} MPI ranks, {per_node} on each
 #: of {nodes} nodes (Open MPI and hydra map by slot unless told)
 SPREAD = {
-    'srun': 'srun --nodes={nodes} --ntasks={tasks} --ntasks-per-node={per_node}',
+    'srun': ('srun --nodes={nodes} --ntasks={tasks} '
+             '--ntasks-per-node={per_node}'),
     'openmpi': 'mpirun -np {tasks} --map-by ppr:{per_node}:node',
     'hydra': 'mpiexec -n {tasks} -ppn {per_node}',
     'aprun': 'aprun -n {tasks} -N {per_node}',
@@ -65,7 +66,7 @@ MPI_VERSION = ("{ mpichversion 2>/dev/null || mpirun --version 2>&1; } "
 
 def flavour(partition):
     '''The launcher flavour of a ReFrame partition.'''
-    name = partition.launcher_type.registered_name
+    name = partition.json()['launcher']
     if name in _FLAVOURS:
         return _FLAVOURS[name]
 
@@ -120,10 +121,11 @@ def slurm_state(jobid):
             f'{found.get("ExitCode")})')
 
 
-def job_end(job):
-    '''How a ReFrame job ended, as its scheduler tells: Slurm says TIMEOUT
-    after the time limit, CANCELLED after scancel, NODE_FAIL, ...'''
-    scheduler, state = job.scheduler.registered_name, job.state
+def job_end(job, scheduler):
+    '''How a ReFrame job ended, as its ``scheduler`` (its name) tells:
+    Slurm says TIMEOUT after the time limit, CANCELLED after scancel,
+    NODE_FAIL, ...'''
+    state = job.state
     if scheduler in ('slurm', 'squeue'):
         # squeue forgets a job that ended, and ReFrame's squeue backend then
         # calls it COMPLETED whatever ended it: scontrol still knows

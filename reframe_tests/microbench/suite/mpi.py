@@ -31,17 +31,14 @@ class MpiRounds(Rounds):
     def version_command(self):
         return launchers.MPI_VERSION
 
-    def flavour(self):
-        return launchers.flavour(self.current_partition)
-
     def nodes(self):
         return 1 if self.flavour() == 'local' else self.num_nodes
 
     def ranks(self, *argv, nodes=None, per_node=None):
         '''A command line starting the ranks of one sample.'''
-        return ' '.join([launchers.spread(self.flavour(), nodes or self.nodes(),
-                                          per_node or self.tasks_per_node),
-                         *argv])
+        start = launchers.spread(self.flavour(), nodes or self.nodes(),
+                                 per_node or self.tasks_per_node)
+        return ' '.join([start, *argv])
 
     def facts(self):
         # A node is a kernel: "nodes" that share one (containers, namespaces,

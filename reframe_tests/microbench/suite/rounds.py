@@ -10,7 +10,6 @@ read one sample's output (:meth:`Rounds.read_sample`).
 '''
 
 import os
-import shlex
 import shutil
 
 import reframe as rfm
@@ -19,34 +18,15 @@ from reframe.core.builtins import run_after, run_before, sanity_function
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench.suite import launchers, output, records, samples
-from microbench import paths, spack
+from microbench.suite import launchers, output, records, samples, skeleton
+from microbench import spack
 from microbench.suite.recorded import Recorded
 
 #: The job's private scratch directory, as the variant commands name it
 SCRATCH = '$scratch'
 
 #: The shell skeleton of every rounds job
-SKELETON = paths.SKELETON
-
-
-def _expanded(text):
-    '''``text`` in double quotes: the shell expands its variables.'''
-    escaped = (str(text).replace('\\', '\\\\').replace('"', '\\"')
-               .replace('`', '\\`'))
-    return f'"{escaped}"'
-
-
-def _array(name, items):
-    return f'{name}=({" ".join(shlex.quote(str(i)) for i in items)})'
-
-
-def _by_variant(name, values):
-    '''An associative array declaration (by variant, or by name), values
-    expanded when declared.'''
-    pairs = ' '.join(f'[{shlex.quote(k)}]={_expanded(v)}'
-                     for k, v in values.items() if v is not None)
-    return f'declare -A {name}=({pairs})'
+SKELETON = skeleton.SKELETON
 
 
 class Rounds(rfm.RunOnlyRegressionTest, Recorded):
@@ -85,6 +65,14 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
 
     #: A program every witness needs (its absence is recorded, not fatal)
     witness_tool = None
+
+    #: The name of the tool's variable naming the directory of its
+    #: programs (``<tool>_bindir``; empty: found on ``PATH``), or None
+    bindir = None
+
+    #: The tool's function reading one sample, called with the sample and
+    #: :meth:`reader_args` (:meth:`read_sample`)
+    reader = None
 
     #: The lines the tool prints when something went wrong, and its
     #: warnings (compiled regexes, or None): what :meth:`diagnosis` quotes
@@ -157,14 +145,42 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         '''A shell command printing the job's nodes, or None (this node).'''
         return None
 
+    def flavour(self):
+        '''The launcher flavour of the partition: how it binds a process
+        and starts one on a node (:mod:`.launchers`).'''
+        return launchers.flavour(self.current_partition)
+
+    def scheduler(self):
+        '''The name of the partition's job scheduler (``slurm``,
+        ``local``, ...).'''
+        return self.current_partition.json()['scheduler']
+
+    def job_nodes_command(self, required=True):
+        '''The shell command printing the job's nodes, one per line
+        (:data:`.launchers.NODES`); '' where the scheduler has none and
+        ``required`` is false.'''
+        if required or self.scheduler() in launchers.NODES:
+            return launchers.nodes_command(self.scheduler())
+        return ''
+
     def address_suffix(self):
         '''What turns a node's name into the server's address.'''
         return ''
 
+    def program_path(self, program):
+        '''Where the tool's ``program`` is: in the directory its
+        :attr:`bindir` variable names, else found on ``PATH``.'''
+        return os.path.join(getattr(self, self.bindir) if self.bindir
+                            else '', program)
+
+    def reader_args(self):
+        '''What :attr:`reader` needs besides the sample: what was asked.'''
+        return ()
+
     def read_sample(self, sample):
         '''The run of one :class:`~microbench.samples.Sample`: parsed and
         validated, with its ``figures``.'''
-        raise NotImplementedError
+        return self.reader(sample, *self.reader_args())
 
     def diagnosis(self, failure, variant):
         '''What the tool said about a failure of ``variant``: its first error
@@ -192,7 +208,12 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
                 'scratch', os.path.join(self.stagedir, 'scratch')
             )
 
-        # -S time_limit=... (or -S CHECK_rounds.time_limit=...) wins
+    @run_before('run')
+    def limit_time(self):
+        '''Every sample of every variant at :meth:`expected_seconds`, and
+        five minutes more; ``-S time_limit=...`` (or ``-S
+        CHECK_rounds.time_limit=...``) wins.  Set before the run: the
+        variants of a sweep are known only once it is set up.'''
         if self.time_limit is None:
             self.time_limit = (len(self.variants) * self.samples
                                * self.expected_seconds() + 300)
@@ -214,16 +235,31 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
 
         return ' '.join([prefix, *argv]).strip()
 
-    def _settings(self):
+    def skeleton_inputs(self):
+        '''The inputs of the skeleton (:data:`.skeleton.INPUTS`) for this
+        tool's job.'''
         service = self.service() or ('', '', '')
+        probes = {variant: self.probe(variant) for variant in self.variants}
+        checks, reasons = list(zip(*self.preflight())) or [(), ()]
+        by_variant = {name: {variant: method(variant)
+                             for variant in self.variants}
+                      for name, method in (
+                          ('commands', self.variant_command),
+                          ('servers', self.server_command),
+                          ('prepares', self.prepare_command),
+                          ('witnesses', self.witness_command),
+                          ('darshans', self.darshan_command))}
         return {
+            # The scratch root may name the user ($USER): expanded when
+            # set; the other settings are evaluated when the skeleton uses
+            # them
+            'scratch_root': self.scratch_dir if self.uses_scratch else '',
             'tool': self.tool,
             'version_command': self.version_command() or '',
             'job_name': self.unique_name,
             'nodes_command': self.nodes_command() or '',
             'address_suffix': self.address_suffix(),
-            'job_nodes_command': launchers.NODES.get(
-                self.current_partition.scheduler.registered_name, ''),
+            'job_nodes_command': self.job_nodes_command(required=False),
             'samples': self.samples,
             'stdout_file': self.stdout_file or '',
             'witness_tool': self.witness_tool or '',
@@ -232,6 +268,18 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
             'server_start_s': getattr(self, 'server_start_s', 0),
             'client_timeout_s': getattr(self, 'client_timeout_s', 0),
             **self.darshan_settings(),
+            'tools': self.tools_needed(),
+            'variants': self.variants,
+            'outputs': [*self.output_files,
+                        *([self.stdout_file] if self.stdout_file else [])],
+            **by_variant,
+            'probes': {variant: found[0]
+                       for variant, found in probes.items() if found},
+            'probe_reasons': {variant: found[1]
+                              for variant, found in probes.items() if found},
+            'facts': self.facts(),
+            'preflight': checks,
+            'preflight_reasons': reasons,
         }
 
     @run_before('run')
@@ -243,35 +291,7 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         self.job.num_tasks = self.num_tasks
         self.job.num_tasks_per_node = self.num_tasks_per_node
         shutil.copy(SKELETON, self.stagedir)
-        outputs = [*self.output_files,
-                   *([self.stdout_file] if self.stdout_file else [])]
-        probes = {v: self.probe(v) for v in self.variants}
-        checks, reasons = list(zip(*self.preflight())) or [(), ()]
-        scratch_root = _expanded(self.scratch_dir) if self.uses_scratch else ''
-        self.prerun_cmds = [
-            f'. ./{os.path.basename(SKELETON)}',
-            # The scratch root may name the user ($USER): expanded now; the
-            # other settings are evaluated when the skeleton uses them
-            f'scratch_root={scratch_root}',
-            *(f'{name}={shlex.quote(str(value))}'
-              for name, value in self._settings().items()),
-            _array('tools', self.tools_needed()),
-            _array('variants', self.variants),
-            _array('outputs', outputs),
-            'rounds_begin',
-            *(_by_variant(name, {v: method(v) for v in self.variants})
-              for name, method in (('commands', self.variant_command),
-                                   ('servers', self.server_command),
-                                   ('prepares', self.prepare_command),
-                                   ('witnesses', self.witness_command),
-                                   ('darshans', self.darshan_command))),
-            _by_variant('probes', {v: p[0] for v, p in probes.items() if p}),
-            _by_variant('probe_reasons',
-                        {v: p[1] for v, p in probes.items() if p}),
-            _by_variant('facts', self.facts()),
-            f'preflight=({" ".join(map(_expanded, checks))})',
-            f'preflight_reasons=({" ".join(map(_expanded, reasons))})',
-        ]
+        self.prerun_cmds = skeleton.job_lines(self.skeleton_inputs())
 
     @sanity_function
     def collect(self):
@@ -301,8 +321,9 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
                               f'(see {self.job.stdout}, {self.job.stderr})')
 
         if 'end' not in recs:
+            ended = launchers.job_end(self.job, self.scheduler())
             raise SanityError(f'the job ended before its last round: '
-                              f'{launchers.job_end(self.job)}')
+                              f'{ended}')
 
         self.tool_version = ' '.join(recs.get('version', []))
         self.spack_env, self.spack_spec = spack.record(

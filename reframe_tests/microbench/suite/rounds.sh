@@ -7,13 +7,16 @@
 # calls rounds_run.  What the job did goes to its standard output as record
 # lines, "microbench: <key>: <value>" (microbench/records.py reads them).
 #
+# The inputs, one per entry below (microbench/suite/skeleton.py declares
+# the same, and writes every job script's lines; a test holds the two
+# together).  A job script sets only those its tool uses: the others keep
+# the defaults this file sets.
+#
 # Set before rounds_begin (scalars are literal, evaluated when used):
-#   tool              the benchmark's name, in failure records
-#   tools             array: programs that must be on the node (else the
-#                     job records "missing" and ends: the checks skip)
-#   version_command   prints the tool's version (empty: none)
 #   scratch_root      where the job's private scratch directory goes
 #                     (empty: the benchmark writes no files)
+#   tool              the benchmark's name, in failure records
+#   version_command   prints the tool's version (empty: none)
 #   job_name          prefix of that directory
 #   nodes_command     prints the job's nodes, one per line (empty: this node
 #                     only, and a server is reached over loopback)
@@ -21,23 +24,27 @@
 #   job_nodes_command prints every node of the job, for the records (empty:
 #                     the nodes above)
 #   samples           rounds
-#   variants          array: the variants of every round, in order
-#   outputs           array: files a sample writes in the stage directory;
-#                     each is kept as <stem>-<variant>-<sample><suffix>
 #   stdout_file       where a sample's standard output goes (empty: the job's)
 #   witness_tool      a program every witness needs (empty: none)
 #   service           started on every node ($node) before the rounds, in the
-#                     background (empty: none); service_port its port
+#                     background (empty: none)
 #   service_stop      stops every service (at exit)
-#   server_start_s    seconds a server gets to come up
-#   client_timeout_s  seconds a client gets (it runs under timeout itself)
+#   service_port      the port of the service
+#   server_start_s    seconds a server gets to come up (default 0)
+#   client_timeout_s  seconds a client gets (it runs under timeout itself;
+#                     default 0: no limit)
 #   darshan_flavour   the Darshan runtime the witnesses need, mpi or nompi
 #                     (empty: no Darshan witness)
 #   darshan_candidates  libdarshan.so files or prefixes to try, in order,
 #                     before the one darshan-config on PATH names
+#   tools             array: programs that must be on the node (else the
+#                     job records "missing" and ends: the checks skip)
+#   variants          array: the variants of every round, in order
+#   outputs           array: files a sample writes in the stage directory;
+#                     each is kept as <stem>-<variant>-<sample><suffix>
 #
 # Declared between rounds_begin and rounds_run, by variant (associative
-# arrays, values expanded when declared):
+# arrays, values expanded when declared; default: empty):
 #   commands          the command of one sample (the client's, with a server)
 #   servers           a server started before the client (fabtests)
 #   prepares          a command run before every sample (lustre layouts)
@@ -51,13 +58,24 @@
 #                     witness, darshan-<variant>.txt and
 #                     darshan-stderr-<variant>.txt
 #   probes            a command that must succeed, or the variant is
-#                     recorded as unsupported, saying probe_reasons[variant]
-# preflight (an array): commands that must succeed before any sample, or the
-# job fails saying preflight_reasons (an array, same order); and facts (an
-# associative array by name): commands whose output is recorded under that
-# name before the rounds.
+#                     recorded as unsupported
+#   probe_reasons     what the unsupported variant's record says
+#   facts             by name: commands whose output is recorded under
+#                     that name before the rounds
+#   preflight         array: commands that must succeed before any sample,
+#                     or the job fails
+#   preflight_reasons array, same order: what the failure says
 #
 # shellcheck disable=SC2154  # the job script sets what this file reads
+
+# The defaults of the inputs a job script may leave out
+scratch_root='' version_command='' nodes_command='' address_suffix=''
+job_nodes_command='' stdout_file='' witness_tool='' service=''
+service_stop='' service_port='' server_start_s=0 client_timeout_s=0
+darshan_flavour='' darshan_candidates='' outputs=()
+declare -A servers=() prepares=() witnesses=() darshans=() probes=() \
+    probe_reasons=() facts=()
+preflight=() preflight_reasons=()
 
 record() {
     printf 'microbench: %s: %s\n' "$1" "$2"
@@ -307,21 +325,25 @@ run_witness() {
         record witness_missing "$variant: $witness_tool"
         return 0
     fi
-    cmd=${witnesses[$variant]}
-    witness_sample "$variant" witness "the witness"
+    witness_sample "$variant" witness "the witness" "${witnesses[$variant]}"
 }
 
-# Witness command $cmd of variant $1, recorded under $2, its output kept in
+# Record variant $1 as failed: $2 says why, $3 is the command that failed
+fail_variant() {
+    record failed "$1: $2: $3"
+    failed="$failed$1 "
+}
+
+# Witness command $4 of variant $1, recorded under $2, its output kept in
 # $2-<variant>.txt and $2-stderr-<variant>.txt; if it fails, $3 failed, and
 # so does the variant (its claim cannot be seen)
 witness_sample() {
-    local variant=$1 kind=$2 rc
-    record "$kind" "$variant: $cmd"
-    run "$cmd" > "$kind-$variant.txt" 2> "$kind-stderr-$variant.txt"
+    local variant=$1 kind=$2 command=$4 rc
+    record "$kind" "$variant: $command"
+    run "$command" > "$kind-$variant.txt" 2> "$kind-stderr-$variant.txt"
     rc=$?
     if [ $rc -ne 0 ]; then
-        record failed "$variant: $3 exited with code $rc: $cmd"
-        failed="$failed$variant "
+        fail_variant "$variant" "$3 exited with code $rc" "$command"
     fi
     empty_scratch
 }
@@ -339,8 +361,8 @@ run_darshan() {
     fi
     rm -rf -- "darshan-$variant"
     mkdir -p "darshan-$variant"
-    cmd=${darshans[$variant]}
-    witness_sample "$variant" darshan "the Darshan witness"
+    witness_sample "$variant" darshan "the Darshan witness" \
+        "${darshans[$variant]}"
 }
 
 # Whether variant $1 failed or is unsupported
@@ -351,26 +373,21 @@ skipped() {
     return 1
 }
 
-# One sample: server $1 in the background, then client $2; every wait
-# bounded, $what says what went wrong
+# One sample of variant $1: server $2 in the background, then client $3;
+# every wait bounded; a failure is recorded, saying which side and why
 server_client() {
-    local server rc src i
-    cmd=$1
-    eval "$cmd" > server.out 2>&1 &
+    local variant=$1 server_command=$2 client_command=$3 server rc src i
+    eval "$server_command" > server.out 2>&1 &
     server=$!
     sleep "$server_start_s"
     if ! kill -0 $server 2>/dev/null; then
         wait $server
         rc=$?
-        what="the server exited with code $rc before the client started"
+        fail_variant "$variant" "the server exited with code $rc before the client started" "$server_command"
         return $(( rc ? rc : 1 ))
     fi
-    cmd=$2
-    run "$cmd" > client.out 2>&1
+    run "$client_command" > client.out 2>&1
     rc=$?
-    if [ $rc -eq 124 ]; then
-        what="the client timed out after $client_timeout_s s"
-    fi
     # The server ends with its client: 10 s, then it is stopped
     for i in $(seq 10); do
         kill -0 $server 2>/dev/null || break
@@ -379,31 +396,44 @@ server_client() {
     kill $server 2>/dev/null
     wait $server
     src=$?
-    if [ $rc -eq 0 ] && [ $src -ne 0 ]; then
-        cmd=$1
-        what="the server exited with code $src"
+    if [ $rc -eq 124 ]; then
+        fail_variant "$variant" "the client timed out after $client_timeout_s s" "$client_command"
+    elif [ $rc -ne 0 ]; then
+        fail_variant "$variant" "$tool exited with code $rc" "$client_command"
+    elif [ $src -ne 0 ]; then
+        fail_variant "$variant" "the server exited with code $src" "$server_command"
         rc=$src
     fi
     return $rc
 }
 
-# One sample of variant $1; leaves in $cmd the command that failed, if any
+# One sample of variant $1; a failure is recorded, naming the command
 run_sample() {
-    local variant=$1
+    local variant=$1 command rc
     if [ -n "${prepares[$variant]:-}" ]; then
-        cmd=${prepares[$variant]}
-        run "$cmd" || return
+        command=${prepares[$variant]}
+        run "$command"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail_variant "$variant" "$tool exited with code $rc" "$command"
+            return $rc
+        fi
     fi
     if [ -n "${servers[$variant]:-}" ]; then
-        server_client "${servers[$variant]}" "${commands[$variant]}"
+        server_client "$variant" "${servers[$variant]}" "${commands[$variant]}"
         return
     fi
-    cmd=${commands[$variant]}
+    command=${commands[$variant]}
     if [ -n "$stdout_file" ]; then
-        run "$cmd" > "$stdout_file"
+        run "$command" > "$stdout_file"
     else
-        run "$cmd"
+        run "$command"
     fi
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        fail_variant "$variant" "$tool exited with code $rc" "$command"
+    fi
+    return $rc
 }
 
 # Move the files sample $2 of variant $1 wrote to names of their own
@@ -451,15 +481,10 @@ rounds_run() {
             for name in "${outputs[@]}" stderr.txt; do
                 rm -f -- "$name"
             done
-            what=""
-            cmd=""
             run_sample "$variant" 2> stderr.txt
             rc=$?
             keep_outputs "$variant" "$sample"
-            if [ $rc -ne 0 ]; then
-                record failed "$variant: ${what:-$tool exited with code $rc}: $cmd"
-                failed="$failed$variant "
-            else
+            if [ $rc -eq 0 ]; then
                 record sample "$variant: $sample scratch_bytes=$(scratch_bytes)"
             fi
             empty_scratch

@@ -15,9 +15,6 @@ Checks that need none of these run on every partition, ReFrame's builtin
 ``generic`` system included (it has no features).
 '''
 
-#: Single-node checks: every partition
-EVERYWHERE = ['*']
-
 #: Network checks
 NETWORK = ['+network']
 

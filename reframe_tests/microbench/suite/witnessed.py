@@ -3,11 +3,12 @@
 A storage rounds fixture (fio, IOR, mdtest, elbencho, Lustre) runs every
 variant once more, before the rounds, under the Darshan runtime: a short
 sample of its own whose logs (``darshan-<variant>/``, kept in the output
-directory) say what the benchmark's processes really did.  The measured samples never
-run under it.  Its variant checks then hold the variant's claims against
-Darshan's counters (:meth:`judge_darshan` of each tool's check) and record
-what Darshan saw (``darshan_witness``, ``darshan_logs``).  Where no runtime
-is found the witness is recorded as not run, and the check goes on.
+directory) say what the benchmark's processes really did.  The measured
+samples never run under it.  Its variant checks then hold the variant's
+claims against Darshan's counters (:meth:`judge_darshan` of each tool's
+check) and record what Darshan saw (``darshan_witness``,
+``darshan_logs``).  Where no runtime is found the witness is recorded as
+not run, and the check goes on.
 '''
 
 import os

@@ -12,7 +12,6 @@ all from its first node (``--hosts``); where the launcher is local it runs
 directly.
 '''
 
-import os
 import re
 from dataclasses import dataclass
 
@@ -20,7 +19,8 @@ from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
 from microbench.suite import launchers, samples
-from microbench.suite.output import OutputError, lines, load_json, member, number
+from microbench.suite.output import (OutputError, lines, load_json,
+                                     member, number)
 from microbench.suite.rounds import SCRATCH, Rounds
 from microbench.units import MIB, size_bytes
 from microbench.suite.variant import VariantCheck
@@ -41,11 +41,8 @@ class ElbenchoRun:
     version: str
     direct: bool
     hosts: int
-    threads: int
     #: phase ('WRITE', 'READ') -> last-done throughput, MiB/s
     mib_s: dict
-    #: phase -> CPU use of the last done, %
-    cpu_percent: dict
 
     @property
     def figures(self):
@@ -53,7 +50,7 @@ class ElbenchoRun:
 
 
 def _phase(line):
-    '''(phase name, its config, MiB/s, CPU %) of one line of results.'''
+    '''(phase name, its config, MiB/s) of one line of results.'''
     phase = load_json(line)
     name = member(phase, 'phase_type', 'a phase')
     config = member(phase, 'config', f'phase {name}')
@@ -69,9 +66,7 @@ def _phase(line):
                           f'bytes in {elapsed:g} ms: the results are '
                           f'corrupted')
 
-    cpu = number(member(last, 'cpu%', where), f'{where} cpu%',
-                 positive=False)
-    return name, config, rate / MIB, cpu
+    return name, config, rate / MIB
 
 
 def parse(text, phases=PHASES):
@@ -112,8 +107,7 @@ def parse(text, phases=PHASES):
     return ElbenchoRun(
         str(member(config, 'version', where)), direct == 'true',
         number(member(config, 'hosts', where), 'hosts', integer=True),
-        number(member(config, 'threads', where), 'threads', integer=True),
-        {p: found[p][1] for p in phases}, {p: found[p][2] for p in phases}
+        {phase: found[phase][1] for phase in phases}
     )
 
 
@@ -128,6 +122,8 @@ class ElbenchoRounds(Witnessed, Rounds):
     '''elbencho runs of a pitfall, round-robin (a fixture).'''
 
     tool = 'elbencho'
+    reader = staticmethod(read_sample)
+    bindir = 'elbencho_bindir'
     programs = ('elbencho',)
     stdout_file = 'elbencho.out'
     output_files = ('elbencho.json',)
@@ -178,7 +174,7 @@ class ElbenchoRounds(Witnessed, Rounds):
     service_port = variable(int, value=1611)
 
     def elbencho(self):
-        return os.path.join(self.elbencho_bindir, 'elbencho')
+        return self.program_path('elbencho')
 
     def tools_needed(self):
         return [self.elbencho()]
@@ -188,9 +184,6 @@ class ElbenchoRounds(Witnessed, Rounds):
 
     def expected_seconds(self):
         return 900
-
-    def flavour(self):
-        return launchers.flavour(self.current_partition)
 
     def service_mode(self):
         return self.flavour() != 'local' and self.num_nodes > 1
@@ -225,9 +218,7 @@ class ElbenchoRounds(Witnessed, Rounds):
         if not self.service_mode():
             return None
 
-        return launchers.nodes_command(
-            self.current_partition.scheduler.registered_name
-        )
+        return self.job_nodes_command()
 
     def service(self):
         if not self.service_mode():
@@ -238,9 +229,6 @@ class ElbenchoRounds(Witnessed, Rounds):
                 f'{self.service_port}',
                 f'{self.elbencho()} --hosts "$hosts" --quit',
                 self.service_port)
-
-    def read_sample(self, sample):
-        return read_sample(sample)
 
 
 class ElbenchoVariantCheck(VariantCheck):

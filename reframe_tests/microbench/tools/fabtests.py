@@ -16,7 +16,6 @@ fabtests print sizes with binary suffixes (``32k``), counts with decimal ones
 "usec/xfer" as half a round trip (two transfers per iteration).
 '''
 
-import os
 import re
 from dataclasses import dataclass
 
@@ -38,10 +37,11 @@ _COUNT = re.compile(r'\d+(\.\d+)?[kmgt]?')
 #: What fabtests print when a run went wrong
 ERRORS = re.compile(r'^(.*ret=-\d+|\[error\]|.*timeout expired)')
 
-#: /usr/bin/time -v's lines the suite reads: key -> (label, integer,
-#: positive: a process that exchanged messages used some CPU)
+#: /usr/bin/time -v's lines the suite reads: key -> (label, whether it is
+#: an integer, whether it must be positive)
 _TIME_V = {'user_s': ('User time (seconds)', False, False),
            'system_s': ('System time (seconds)', False, False),
+           # a process that exchanged messages used some CPU
            'cpu_percent': ('Percent of CPU this job got', True, True),
            'exit_status': ('Exit status', True, False)}
 
@@ -185,6 +185,8 @@ class FabtestsRounds(Rounds):
     '''
 
     tool = 'fabtests'
+    reader = staticmethod(read_sample)
+    bindir = 'fabtests_bindir'
     uses_scratch = False
     output_files = ('server.out', 'client.out')
     valid_systems = where.NETWORK
@@ -241,7 +243,7 @@ class FabtestsRounds(Rounds):
         return (), ()
 
     def binary(self):
-        return os.path.join(self.fabtests_bindir, self.program)
+        return self.program_path(self.program)
 
     def tools_needed(self):
         return [self.binary(), 'fi_info', '/usr/bin/time']
@@ -258,16 +260,11 @@ class FabtestsRounds(Rounds):
                 'domain': fabric.get('domain'),
                 'address_suffix': fabric.get('address_suffix', '')}
 
-    def flavour(self):
-        return launchers.flavour(self.current_partition)
-
     def nodes_command(self):
         if self.flavour() == 'local':
             return None
 
-        return launchers.nodes_command(
-            self.current_partition.scheduler.registered_name
-        )
+        return self.job_nodes_command()
 
     def address_suffix(self):
         return self.fabric()['address_suffix']
@@ -323,8 +320,8 @@ class FabtestsRounds(Rounds):
         return '; '.join(f'{self.on(side, variant)} {probe}'.strip()
                          for side in ('server', 'client'))
 
-    def read_sample(self, sample):
-        return read_sample(sample, self.message_size)
+    def reader_args(self):
+        return (self.message_size,)
 
     def diagnosis(self, failure, variant):
         # What the failed side printed in its last sample, before

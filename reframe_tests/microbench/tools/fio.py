@@ -137,6 +137,7 @@ class FioRounds(Witnessed, Rounds):
     '''
 
     tool = 'fio'
+    reader = staticmethod(read_sample)
     programs = ('fio',)
     output_files = ('fio.json',)
     witness_tool = 'strace'
@@ -176,7 +177,8 @@ class FioRounds(Witnessed, Rounds):
     #: A system call the witness counts with strace, or None for no witness
     witness_syscall = None
 
-    #: variant -> whether strace must see the call succeed (at least once)
+    #: variant -> whether the witness must see the call succeed (True: at
+    #: least once, False: never)
     witness_expect = {}
 
     def fio_options(self, variant):
@@ -208,18 +210,19 @@ class FioRounds(Witnessed, Rounds):
                            *command(self.fio, options))
 
     def darshan_argv(self, variant, preload):
-        # Darshan sees POSIX calls, not Linux AIO (io_submit): its sample
-        # writes the same blocks at the same offsets with pwrite().  One
-        # Darshan per job: fio's threads share one, which lost a thread's
-        # writes here (7 % of 16 threads' bytes).  A variant meant to
-        # overwrite runs its full runtime, to wrap.
         options = {**self.fio_options(variant),
                    'name': f'{self.unique_name}_darshan',
                    'output-format': 'json'}
+        # Darshan sees POSIX calls, not Linux AIO (io_submit): its sample
+        # writes the same blocks at the same offsets with pwrite()
         if options.get('ioengine') == 'libaio':
             options.update(ioengine='psync', iodepth=1)
 
+        # One Darshan instance per job: fio's threads share one, which lost
+        # a thread's writes here (7 % of the bytes of 16 threads)
         options.pop('thread', None)
+
+        # A variant meant to overwrite runs its full runtime, to wrap
         if variant not in self.overwrite_variants:
             options['runtime'] = self.witness_runtime_s
 
@@ -227,9 +230,6 @@ class FioRounds(Witnessed, Rounds):
 
     def expected_seconds(self):
         return self.runtime_s + 60
-
-    def read_sample(self, sample):
-        return read_sample(sample)
 
     def diagnosis(self, failure, variant):
         stderr = self.last_text(samples.STDERR, variant)

@@ -9,7 +9,6 @@ phase last ``deadline_s`` seconds: a phase that ended before its stonewall
 wrote all its blocks too soon, and its figure is not sustained.
 '''
 
-import os
 import re
 from dataclasses import dataclass
 
@@ -18,7 +17,8 @@ from reframe.core.exceptions import SanityError
 
 from microbench.suite import darshan, mpi, samples, where
 from microbench.suite.mpi import MpiRounds
-from microbench.suite.output import OutputError, load_json, member, number, once
+from microbench.suite.output import (OutputError, load_json, member,
+                                     number, once)
 from microbench.suite.rounds import SCRATCH
 from microbench.units import size_bytes
 from microbench.suite.variant import VariantCheck
@@ -152,6 +152,8 @@ class IorRounds(Witnessed, MpiRounds):
     '''
 
     tool = 'IOR'
+    reader = staticmethod(read_sample)
+    bindir = 'ior_bindir'
     programs = ('ior',)
     stdout_file = 'ior.out'
     output_files = ('ior.json',)
@@ -193,7 +195,7 @@ class IorRounds(Witnessed, MpiRounds):
     witness_deadline_s = variable(int, value=1)
 
     def ior(self):
-        return os.path.join(self.ior_bindir, 'ior')
+        return self.program_path('ior')
 
     def tools_needed(self):
         return [self.ior()]
@@ -229,9 +231,6 @@ class IorRounds(Witnessed, MpiRounds):
     def transfer_size(self, variant):
         options = self.shape_options(variant.split('.')[0])
         return size_bytes(options[options.index('-t') + 1])
-
-    def read_sample(self, sample):
-        return read_sample(sample)
 
 
 class IorVariantCheck(VariantCheck):

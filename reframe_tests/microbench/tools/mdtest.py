@@ -8,7 +8,6 @@ second, mean over the run's one iteration).  An error is an ``ERROR`` or
 of warnings first).
 '''
 
-import os
 import re
 from dataclasses import dataclass
 
@@ -17,7 +16,8 @@ from reframe.core.exceptions import SanityError
 
 from microbench.suite import mpi, where
 from microbench.suite.mpi import MpiRounds
-from microbench.suite.output import OutputError, lines, number, once, reject_errors
+from microbench.suite.output import (OutputError, lines, number, once,
+                                     reject_errors)
 from microbench.suite.rounds import SCRATCH
 from microbench.suite.variant import VariantCheck
 from microbench.suite.witnessed import Witnessed
@@ -132,6 +132,8 @@ class MdtestRounds(Witnessed, MpiRounds):
     '''
 
     tool = 'mdtest'
+    reader = staticmethod(read_sample)
+    bindir = 'mdtest_bindir'
     programs = ('mdtest',)
     stdout_file = 'mdtest.out'
     errors = ERRORS
@@ -157,7 +159,7 @@ class MdtestRounds(Witnessed, MpiRounds):
     witness_items = variable(int, value=100)
 
     def mdtest(self):
-        return os.path.join(self.mdtest_bindir, 'mdtest')
+        return self.program_path('mdtest')
 
     def tools_needed(self):
         return [self.mdtest()]
@@ -184,9 +186,6 @@ class MdtestRounds(Witnessed, MpiRounds):
             options += ['-N', str(self.tasks_per_node)]
 
         return options
-
-    def read_sample(self, sample):
-        return read_sample(sample)
 
 
 class MdtestVariantCheck(VariantCheck):

@@ -9,7 +9,6 @@ OSU 5.7.1 and later) sends from and receives into a different buffer for
 every message of a window; older OSU rejects it.
 '''
 
-import os
 import re
 from dataclasses import dataclass
 
@@ -128,6 +127,8 @@ class OsuRounds(Rounds):
     '''
 
     tool = 'OSU Micro-Benchmarks'
+    reader = staticmethod(read_sample)
+    bindir = 'osu_bindir'
     stdout_file = 'osu.out'
     errors = ERRORS
     uses_scratch = False
@@ -159,7 +160,7 @@ class OsuRounds(Rounds):
         return tuple(sorted({v.split('.')[0] for v in cls.variants}))
 
     def program(self, benchmark):
-        return os.path.join(self.osu_bindir, benchmark)
+        return self.program_path(benchmark)
 
     def tools_needed(self):
         return [self.program(b) for b in self.launched()]
@@ -185,9 +186,9 @@ class OsuRounds(Rounds):
     def two_ranks(self, *argv):
         '''A command line starting two ranks, one per node (both on this
         node where the launcher is local).'''
-        flavour = launchers.flavour(self.current_partition)
-        nodes = 1 if flavour == 'local' else 2
-        return ' '.join([launchers.spread(flavour, nodes, 2 // nodes), *argv])
+        nodes = 1 if self.flavour() == 'local' else 2
+        return ' '.join([launchers.spread(self.flavour(), nodes, 2 // nodes),
+                         *argv])
 
     def probe(self, variant):
         benchmark, buffer = variant.split('.')
@@ -199,8 +200,8 @@ class OsuRounds(Rounds):
                 f'this {benchmark} has no -b/--buffer-num option (OSU before '
                 f'5.7.1), so it cannot run from multiple buffers')
 
-    def read_sample(self, sample):
-        return read_sample(sample, self.message_size)
+    def reader_args(self):
+        return (self.message_size,)
 
 
 class OsuVariantCheck(VariantCheck):

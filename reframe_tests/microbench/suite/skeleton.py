@@ -1,0 +1,132 @@
+'''The inputs of the rounds job's shell skeleton (``rounds.sh``), declared
+once.
+
+A job script sources the skeleton, sets its inputs, calls
+``rounds_begin``, declares the commands of every variant and calls
+``rounds_run``.  :data:`INPUTS` names every input, how it is written and
+its default; :func:`job_lines` writes a job script's lines from the
+inputs a tool gives (the rounds fixture and the skeleton's own tests both
+use it), leaving out every input at its default: the skeleton sets the
+defaults itself, so each tool's job holds only the settings it uses.  A
+test holds :data:`INPUTS` against the skeleton's header.
+'''
+
+import os
+import shlex
+
+from microbench import paths
+
+#: The shell skeleton of every rounds job
+SKELETON = paths.SKELETON
+
+#: How an input is written:
+#: ``literal``: shell-quoted, evaluated when the skeleton uses it;
+#: ``expanded``: in double quotes, the shell expands it when it is set;
+#: ``array``: an array of shell-quoted words;
+#: ``by_variant``: an associative array (by variant, or by name), each
+#: value expanded when declared (None: not declared);
+#: ``expanded_array``: an array, each item expanded when declared
+KINDS = ('literal', 'expanded', 'array', 'by_variant', 'expanded_array')
+
+#: Every input, in the order a job script sets it: (name, kind, default);
+#: a default of None: every job sets it.  Those before ``rounds_begin``
+#: first, then those declared between it and ``rounds_run``.
+BEFORE = (
+    ('scratch_root', 'expanded', ''),
+    ('tool', 'literal', None),
+    ('version_command', 'literal', ''),
+    ('job_name', 'literal', None),
+    ('nodes_command', 'literal', ''),
+    ('address_suffix', 'literal', ''),
+    ('job_nodes_command', 'literal', ''),
+    ('samples', 'literal', None),
+    ('stdout_file', 'literal', ''),
+    ('witness_tool', 'literal', ''),
+    ('service', 'literal', ''),
+    ('service_stop', 'literal', ''),
+    ('service_port', 'literal', ''),
+    ('server_start_s', 'literal', 0),
+    ('client_timeout_s', 'literal', 0),
+    ('darshan_flavour', 'literal', ''),
+    ('darshan_candidates', 'literal', ''),
+    ('tools', 'array', None),
+    ('variants', 'array', None),
+    ('outputs', 'array', ()),
+)
+BETWEEN = (
+    ('commands', 'by_variant', None),
+    ('servers', 'by_variant', {}),
+    ('prepares', 'by_variant', {}),
+    ('witnesses', 'by_variant', {}),
+    ('darshans', 'by_variant', {}),
+    ('probes', 'by_variant', {}),
+    ('probe_reasons', 'by_variant', {}),
+    ('facts', 'by_variant', {}),
+    ('preflight', 'expanded_array', ()),
+    ('preflight_reasons', 'expanded_array', ()),
+)
+INPUTS = BEFORE + BETWEEN
+
+
+def expanded(text):
+    '''``text`` in double quotes: the shell expands its variables.'''
+    escaped = (str(text).replace('\\', '\\\\').replace('"', '\\"')
+               .replace('`', '\\`'))
+    return f'"{escaped}"'
+
+
+def _declared(values):
+    '''The values of a ``by_variant`` input that are declared.'''
+    return {key: value for key, value in values.items() if value is not None}
+
+
+def _line(name, kind, value):
+    if kind == 'literal':
+        return f'{name}={shlex.quote(str(value))}'
+    if kind == 'expanded':
+        return f'{name}={expanded(value)}'
+    if kind == 'array':
+        return f'{name}=({" ".join(shlex.quote(str(item)) for item in value)})'
+    if kind == 'expanded_array':
+        return f'{name}=({" ".join(map(expanded, value))})'
+    pairs = ' '.join(f'[{shlex.quote(key)}]={expanded(item)}'
+                     for key, item in _declared(value).items())
+    return f'declare -A {name}=({pairs})'
+
+
+def _at_default(kind, value, default):
+    if default is None:
+        return False
+    if kind == 'by_variant':
+        return not _declared(value)
+    if kind.endswith('array'):
+        return not list(value)
+    return value in ('', None) or value == default
+
+
+def job_lines(inputs, source=None):
+    '''The lines of a job script: source the skeleton (at ``source``,
+    default: ``./rounds.sh``, the copy in the stage directory), set
+    ``inputs`` ({name: value} of :data:`INPUTS`; one at its default is left
+    out), call ``rounds_begin`` and declare the inputs that follow it.
+
+    :raises ValueError: an input :data:`INPUTS` does not name, or a missing
+        one that has no default.
+    '''
+    known = {name for name, _, _ in INPUTS}
+    unknown = sorted(set(inputs) - known)
+    missing = sorted(name for name, _, default in INPUTS
+                     if default is None and name not in inputs)
+    if unknown or missing:
+        raise ValueError(f'the inputs of {os.path.basename(SKELETON)}: '
+                         f'unknown {unknown}, missing {missing}')
+
+    def lines(declared):
+        return [_line(name, kind, inputs[name])
+                for name, kind, default in declared
+                if name in inputs
+                and not _at_default(kind, inputs[name], default)]
+
+    source = source or f'./{os.path.basename(SKELETON)}'
+    return [f'. {shlex.quote(source)}', *lines(BEFORE), 'rounds_begin',
+            *lines(BETWEEN)]
