@@ -22,7 +22,8 @@ system = {
         {
             **_compute,
             'name': 'nvme',
-            'descr': 'Compute nodes, node-local NVMe (3.84 TB, 3500 MB/s write)',
+            'descr': ('Compute nodes, node-local NVMe '
+                      '(3.84 TB, 3500 MB/s write)'),
             'access': ['-q workq', '-l place=excl'],
             'features': ['nvme', 'network'],
             'extras': {

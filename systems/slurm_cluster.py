@@ -28,7 +28,8 @@ system = {
         {
             **_compute,
             'name': 'nvme',
-            'descr': 'Compute nodes, node-local NVMe (1.6 TB, 2000 MB/s write)',
+            'descr': ('Compute nodes, node-local NVMe '
+                      '(1.6 TB, 2000 MB/s write)'),
             'access': ['--partition=compute', '--exclusive'],
             'features': ['nvme', 'network'],
             'extras': {

@@ -23,7 +23,8 @@ LAUNCH = {
         'fio': 'srun fio',
         'osu': 'srun --nodes=2 --ntasks=2 --ntasks-per-node=1 osu_bw',
         'ranks': 'srun --nodes=2 --ntasks=4 --ntasks-per-node=2',
-        'server': 'srun --nodes=1 --ntasks=1 --overlap --nodelist=$server_node',
+        'server': ('srun --nodes=1 --ntasks=1 --overlap '
+                   '--nodelist=$server_node'),
         'bound': '--cpu-bind=cores', 'unbound': '--cpu-bind=none',
     },
     'mpirun': {     # Open MPI (pbs_cluster: extras.mpi = openmpi)
@@ -246,11 +247,14 @@ def test_lustre_layouts(dry_run):
 
     job = settings(found[0])
     fio = LAUNCH[part['launcher']]['fio']
-    assert job['prepares']['striped'] == 'lfs setstripe -c 8 -S 1m $scratch/shared'
-    assert job['prepares']['one_stripe'] == 'lfs setstripe -c 1 -S 1m $scratch/shared'
+    assert job['prepares']['striped'] == (
+        'lfs setstripe -c 8 -S 1m $scratch/shared')
+    assert job['prepares']['one_stripe'] == (
+        'lfs setstripe -c 1 -S 1m $scratch/shared')
     assert job['commands']['misaligned'].startswith(
         f'{fio} --name=lustre_striping_rounds')
-    assert '--offset=524288 --offset_increment=16g' in job['commands']['misaligned']
+    assert ('--offset=524288 --offset_increment=16g'
+            in job['commands']['misaligned'])
 
 
 needs_shellcheck = pytest.mark.skipif(shutil.which('shellcheck') is None,

@@ -1,8 +1,8 @@
 '''End to end: the real fio, through ReFrame, on the local default.
 
-One run of every storage check in the quick mode, then the faults: a missing tool,
-a fio error, O_DIRECT rejected by the file system, and the builtin generic
-system without any configuration.
+One run of every storage check in the quick mode, then the faults: a
+missing tool, a fio error, O_DIRECT rejected by the file system, and the
+builtin generic system without any configuration.
 '''
 
 import glob
@@ -70,8 +70,9 @@ def test_perflog_records_what_ran(quick):
                             capture_output=True, text=True).stdout.strip()
     if not fstype:
         # No mount visible (a chroot): the type statfs gives
-        fstype = subprocess.run(['stat', '-f', '-c', '%T', str(tmp / 'scratch')],
-                                capture_output=True, text=True).stdout.strip()
+        fstype = subprocess.run(
+            ['stat', '-f', '-c', '%T', str(tmp / 'scratch')],
+            capture_output=True, text=True).stdout.strip()
         fstype += ' (statfs)'
     # The rounds jobs are logged too, without figures
     rows = frame[(frame['measures'] != 'gap') & (frame['perf_var'] != 'null')]
@@ -87,8 +88,8 @@ def test_perflog_records_what_ran(quick):
     assert set(rows['spack_env']) == {'system'}
     assert set(rows['spack_spec']) == {'system'}
     assert all(rows['command_line'].str.startswith('fio --name='))
-    assert all(rows['command_line'].str.contains(f'--directory={tmp}/scratch/'
-                                                 '|--filename=' f'{tmp}/scratch/'))
+    assert all(rows['command_line'].str.contains(
+        f'--directory={tmp}/scratch/' '|--filename=' f'{tmp}/scratch/'))
     for _, row in rows[rows['perf_var'] == 'write_median_mib_s'].iterrows():
         samples = [float(v) for v in row['sample_values'].split(',')]
         assert len(samples) == 3
@@ -134,9 +135,10 @@ def test_darshan_witness(quick):
                     & (frame['measures'] != 'gap')]
     rounds = [r for r in job_records(tmp).values() if 'node' in r]
     assert len(rounds) == 3
-    for records in rounds:
-        assert records['preload'] == ['none']
-        assert not any('LD_PRELOAD' in c for c in records.get('command', []))
+    for round_records in rounds:
+        assert round_records['preload'] == ['none']
+        assert not any('LD_PRELOAD' in command
+                       for command in round_records.get('command', []))
 
     if not suite.DARSHAN:
         assert all(figures['darshan_witness'].str.startswith(
@@ -172,8 +174,9 @@ def test_benchmarks_never_ran_side_by_side(quick):
 
 
 def test_missing_fio_is_a_skip(tmp_path):
-    proc = suite.run_checks(tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
-               '-S', 'fio_fallocate_rounds.fio=fio-not-installed')
+    proc = suite.run_checks(
+        tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
+        '-S', 'fio_fallocate_rounds.fio=fio-not-installed')
     assert proc.returncode == 0, proc.stdout
     assert 'SKIP' in proc.stdout
     assert 'fio-not-installed not found on PATH' in proc.stdout
@@ -198,16 +201,18 @@ def test_figure_above_a_ceiling_fails(tmp_path):
     # declared on the local partition
     config = suite.local_config(tmp_path,
                                 {'ceilings': {'storage_write_mib_s': 1}})
-    proc = suite.run_checks(tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
-               '-S', 'samples=1', env={'RFM_CONFIG_FILES': str(config)})
+    proc = suite.run_checks(
+        tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
+        '-S', 'samples=1', env={'RFM_CONFIG_FILES': str(config)})
     assert proc.returncode != 0
     assert ('exceeds the storage write ceiling of local:default (1 MiB/s): '
             'a cache effect or a broken measurement') in proc.stdout
 
 
 def test_odirect_rejected_by_the_file_system(tmp_path, ramfs):
-    proc = suite.run_checks(tmp_path, '--mode', 'quick', '-n', 'fio_cache_flags%mode=direct',
-               '-S', f'scratch_dir={ramfs}', '-S', 'samples=1')
+    proc = suite.run_checks(
+        tmp_path, '--mode', 'quick', '-n', 'fio_cache_flags%mode=direct',
+        '-S', f'scratch_dir={ramfs}', '-S', 'samples=1')
     assert proc.returncode != 0
     # The rounds job and the selected variant; buffered and sync ran fine
     assert 'Ran 2/2 test case(s)' in proc.stdout
@@ -219,10 +224,11 @@ def test_odirect_rejected_by_the_file_system(tmp_path, ramfs):
 
 
 def test_generic_system_without_configuration(tmp_path):
-    proc = suite.run_checks(tmp_path, '-n', 'fio_fallocate', '-n', 'fio_time_based',
-               '-S', 'runtime_s=2', '-S', 'witness_runtime_s=1',
-               '-S', 'file_size=8g', '-S', 'large_file_size=8g',
-               '-S', 'small_file_size=64m', '-S', 'samples=2', config=False)
+    proc = suite.run_checks(
+        tmp_path, '-n', 'fio_fallocate', '-n', 'fio_time_based',
+        '-S', 'runtime_s=2', '-S', 'witness_runtime_s=1',
+        '-S', 'file_size=8g', '-S', 'large_file_size=8g',
+        '-S', 'small_file_size=64m', '-S', 'samples=2', config=False)
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert '@generic:default+builtin' in proc.stdout
     assert 'Ran 8/8 test case(s)' in proc.stdout

@@ -54,11 +54,13 @@ def test_missing_tools_are_skipped_with_a_reason(tmp_path):
 
 @needs_osu
 def test_osu_buffer_reuse(tmp_path):
-    proc = suite.run_checks(tmp_path, '-n', 'osu', '-S', f'osu_bindir={OSU_BINDIR}')
+    proc = suite.run_checks(tmp_path, '-n', 'osu',
+                            '-S', f'osu_bindir={OSU_BINDIR}')
     assert proc.returncode == 0, proc.stdout[-3000:]
     frame = perflog.load(str(tmp_path / 'perflogs'))
-    single = suite.figure(frame, 'osu_buffer_reuse %benchmark=osu_bw %buffer=single',
-                    'bandwidth_median_mib_s')
+    single = suite.figure(
+        frame, 'osu_buffer_reuse %benchmark=osu_bw %buffer=single',
+        'bandwidth_median_mib_s')
     assert single['perf_unit'] == 'MiB/s'
     assert single['tool_version'].startswith('OSU v')
     assert 'mpirun -np 2 ' in single['command_line']
@@ -84,12 +86,13 @@ def test_network_figure_beyond_the_nic_fails(tmp_path):
         'ceilings': {'network_bandwidth_mib_s': 1},
         'floors': {'network_latency_us': 1000},
     })
-    proc = suite.run_checks(tmp_path,
-                            '-n', 'osu_buffer_reuse%benchmark=osu_bw%buffer=single',
-                            '-n', 'osu_buffer_reuse%benchmark=osu_latency%buffer=single',
-                            '-S', f'osu_bindir={OSU_BINDIR}',
-                            '-S', 'samples=1',
-                            env={'RFM_CONFIG_FILES': str(config)})
+    proc = suite.run_checks(
+        tmp_path,
+        '-n', 'osu_buffer_reuse%benchmark=osu_bw%buffer=single',
+        '-n', 'osu_buffer_reuse%benchmark=osu_latency%buffer=single',
+        '-S', f'osu_bindir={OSU_BINDIR}',
+        '-S', 'samples=1',
+        env={'RFM_CONFIG_FILES': str(config)})
     assert proc.returncode != 0
     assert ('exceeds the network bandwidth ceiling of local:default '
             '(1 MiB/s): a shared-memory path or a broken measurement, not '
@@ -126,9 +129,10 @@ def test_fabtests_checks(tmp_path):
 
 @needs_fabtests
 def test_provider_that_does_not_exist(tmp_path):
-    proc = suite.run_checks(tmp_path, '-n', 'fabtests_completion%completion=fd',
-               '-S', f'fabtests_bindir={FABTESTS_BINDIR}',
-               '-S', 'provider=nosuchprov', '-S', 'samples=1')
+    proc = suite.run_checks(
+        tmp_path, '-n', 'fabtests_completion%completion=fd',
+        '-S', f'fabtests_bindir={FABTESTS_BINDIR}',
+        '-S', 'provider=nosuchprov', '-S', 'samples=1')
     assert proc.returncode != 0
     assert ('provider nosuchprov does not exist on '
             f'{socket.gethostname()}: fi_info found no such provider: '
@@ -144,9 +148,10 @@ def test_server_that_never_comes_up(tmp_path):
     holder.bind(('127.0.0.1', 9228))
     holder.listen(1)
     try:
-        proc = suite.run_checks(tmp_path, '-n', 'fabtests_completion%completion=fd',
-                   '-S', f'fabtests_bindir={FABTESTS_BINDIR}',
-                   '-S', 'samples=1')
+        proc = suite.run_checks(
+            tmp_path, '-n', 'fabtests_completion%completion=fd',
+            '-S', f'fabtests_bindir={FABTESTS_BINDIR}',
+            '-S', 'samples=1')
     finally:
         holder.close()
 
@@ -161,10 +166,11 @@ def test_server_that_never_comes_up(tmp_path):
 @needs_fabtests
 def test_client_that_times_out(tmp_path):
     start = time.monotonic()
-    proc = suite.run_checks(tmp_path, '-n', 'fabtests_completion%completion=fd',
-               '-S', f'fabtests_bindir={FABTESTS_BINDIR}',
-               '-S', 'iterations=1000000000', '-S', 'client_timeout_s=3',
-               '-S', 'samples=1')
+    proc = suite.run_checks(
+        tmp_path, '-n', 'fabtests_completion%completion=fd',
+        '-S', f'fabtests_bindir={FABTESTS_BINDIR}',
+        '-S', 'iterations=1000000000', '-S', 'client_timeout_s=3',
+        '-S', 'samples=1')
     assert proc.returncode != 0
     assert 'the client timed out after 3 s: /usr/bin/time -v timeout 3 ' \
         in proc.stdout

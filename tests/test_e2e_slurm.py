@@ -174,7 +174,8 @@ def test_nodes_of_one_kernel_share_its_page_cache(quick, runs):
     frame = perflog.load(str(runs / 'perflogs'))
     reorder = frame[frame['name'] ==
                     'ior_page_cache %shape=easy %defence=reorder_fsync']
-    strided = frame[frame['name'] == 'mdtest_metadata %shape=hard %stride=node']
+    strided = frame[frame['name'] ==
+                    'mdtest_metadata %shape=hard %stride=node']
     if reorder.empty or strided.empty:
         pytest.skip('IOR/mdtest are not installed (MICROBENCH_IOR_BINDIR)')
 

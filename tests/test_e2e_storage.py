@@ -60,8 +60,8 @@ def test_missing_tools_are_skipped_with_a_reason(tmp_path):
 
 @needs_ior
 def test_ior_page_cache(tmp_path):
-    proc = run(tmp_path, '-n', 'ior_page_cache', '-S', f'ior_bindir={IOR_BINDIR}',
-               *suite.darshan_option())
+    proc = run(tmp_path, '-n', 'ior_page_cache',
+               '-S', f'ior_bindir={IOR_BINDIR}', *suite.darshan_option())
     assert proc.returncode == 0, proc.stdout[-3000:]
     frame = perflog.load(str(tmp_path / 'perflogs'))
     if suite.DARSHAN:
@@ -84,7 +84,8 @@ def test_ior_page_cache(tmp_path):
                     'read_median_mib_s')
     assert '--posix.odirect' in direct['command_line']
     assert direct['tool_version'].startswith('IOR 4.')
-    gap = suite.figure(frame, 'ior_page_cache_gap', 'easy_read_none_over_odirect')
+    gap = suite.figure(frame, 'ior_page_cache_gap',
+                       'easy_read_none_over_odirect')
     assert float(gap['perf_value']) > 1 and gap['perf_result'] == 'pass'
     assert os.listdir(tmp_path / 'scratch') == []
 
@@ -94,7 +95,8 @@ def test_mdtest_metadata(tmp_path):
     proc = run(tmp_path, '-n', 'mdtest', '-S', f'mdtest_bindir={IOR_BINDIR}')
     assert proc.returncode == 0, proc.stdout[-3000:]
     frame = perflog.load(str(tmp_path / 'perflogs'))
-    strided = frame[frame['name'] == 'mdtest_metadata %shape=hard %stride=node']
+    strided = frame[frame['name'] ==
+                    'mdtest_metadata %shape=hard %stride=node']
     assert {'create_median_ops_s', 'stat_cache_median_ops_s',
             'read_cache_median_ops_s'} <= set(strided['perf_var'])
     assert '-N 2' in strided['command_line'].iloc[0]
@@ -157,12 +159,14 @@ def test_elbencho_storage(tmp_path):
                '-S', 'elbencho_storage_rounds.cores=0')
     assert proc.returncode == 0, proc.stdout[-3000:]
     frame = perflog.load(str(tmp_path / 'perflogs'))
-    direct = suite.figure(frame, 'elbencho_storage %io=direct %allocation=prealloc',
-                    'write_median_mib_s')
+    direct = suite.figure(frame,
+                          'elbencho_storage %io=direct %allocation=prealloc',
+                          'write_median_mib_s')
     assert '--direct --preallocfile --cores 0' in direct['command_line']
     assert direct['witness'] == 'threads bound to cores 0'
     assert direct['tool_version'].startswith('elbencho 3.')
-    gap = suite.figure(frame, 'elbencho_storage_gap', 'read_buffered_over_direct')
+    gap = suite.figure(frame, 'elbencho_storage_gap',
+                       'read_buffered_over_direct')
     assert float(gap['perf_value']) > 1 and gap['perf_result'] == 'pass'
     assert os.listdir(tmp_path / 'scratch') == []
 

@@ -151,7 +151,8 @@ frame.addEventListener('load', () => {
     overflow: style(outer(el)).overflowX}));
   const plots = [...doc.images].map(img => ({
     complete: img.complete, natural: [img.naturalWidth, img.naturalHeight],
-    shown: [img.width, img.height], displayed: style(img).display !== 'none'}));
+    shown: [img.width, img.height],
+    displayed: style(img).display !== 'none'}));
   const sizes = [...doc.querySelectorAll('body *')]
     .filter(el => [...el.childNodes].some(
       n => n.nodeType === 3 && n.textContent.trim()))

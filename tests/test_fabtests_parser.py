@@ -103,7 +103,8 @@ def test_the_asked_size_is_taken_once():
 
     rows = sweep.splitlines(keepends=True)
     row = next(r for r in rows if r.startswith('64k '))
-    with pytest.raises(OutputError, match='result row of 65536 bytes given 2 times'):
+    with pytest.raises(OutputError,
+                       match='result row of 65536 bytes given 2 times'):
         fabtests.parse(sweep.replace(row, row + row), size=65536)
 
 

@@ -110,7 +110,8 @@ def test_command_line():
 
 
 def test_json_that_no_fio_writes_is_rejected():
-    full = text('fio/logwrite-libaio-qd16-direct-sync-1g-fallocate_default.json')
+    full = text(
+        'fio/logwrite-libaio-qd16-direct-sync-1g-fallocate_default.json')
     with pytest.raises(OutputError, match='holds NaN'):
         fio.parse(full.replace('"io_bytes" : 1073741824', '"io_bytes" : NaN'))
 

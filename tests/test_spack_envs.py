@@ -164,7 +164,8 @@ def test_fabtests_and_libfabric_pins_match_in_every_environment():
         env_pins = pins(env)
         assert env_pins['fabtests'] == env_pins['libfabric'], (
             f'{env or "common/pins.yaml"}: fabtests {env_pins["fabtests"]} '
-            f'needs libfabric of the same version, not {env_pins["libfabric"]}')
+            'needs libfabric of the same version, '
+            f'not {env_pins["libfabric"]}')
 
 
 def test_every_benchmark_a_check_launches_is_pinned():
@@ -197,9 +198,11 @@ def test_every_facility_partition_has_its_environment_and_no_other():
     named = {env for env in ENVS if '/' not in env}
     bound = {env for env in ENVS if '/' in env}
     assert facility - bound == set(), (
-        f'facility partitions without an environment: {sorted(facility - bound)}')
+        'facility partitions without an environment: '
+        f'{sorted(facility - bound)}')
     assert bound - facility == set(), (
-        f'environments of no partition of systems/: {sorted(bound - facility)}')
+        'environments of no partition of systems/: '
+        f'{sorted(bound - facility)}')
     assert named == NAMED, f'unexpected environments: {sorted(named - NAMED)}'
 
 
@@ -226,7 +229,8 @@ def test_darshan_runtime_names_the_scheduler_of_its_partition(env):
     assert len(roots) == 1, f'{env}: no single darshan-runtime root'
     found = re.search(r'\bscheduler=(\w+)', roots[0])
     assert (found.group(1) if found else 'NONE') == wanted, (
-        f'{env}: darshan-runtime must be built scheduler={wanted}: {roots[0]!r}')
+        f'{env}: darshan-runtime must be built scheduler={wanted}: '
+        f'{roots[0]!r}')
     for node in lock(env)['concrete_specs'].values():
         if node['name'] == 'darshan-runtime':
             assert node['parameters']['scheduler'] == wanted, (
@@ -527,7 +531,8 @@ def test_lock_externals_are_those_of_the_manifest(env):
     data = lock(env)
     for name, conf in packages(env).items():
         for external in conf.get('externals', []):
-            version = re.match(r'[\w-]+@=?([\w.-]+)', external['spec']).group(1)
+            version = re.match(r'[\w-]+@=?([\w.-]+)',
+                               external['spec']).group(1)
             for node in data['concrete_specs'].values():
                 if node['name'] != name:
                     continue
@@ -768,7 +773,8 @@ def test_foreign_externals_change_no_hash_of_the_lock(env, tmp_path):
             fresh = _concretize(copy / env, environ)
             assert sorted(fresh['roots'], key=lambda r: r['spec']) == sorted(
                 committed['roots'], key=lambda r: r['spec']), where
-            added = set(fresh['concrete_specs']) - set(committed['concrete_specs'])
+            added = (set(fresh['concrete_specs'])
+                     - set(committed['concrete_specs']))
             assert not added, (
                 f'{env}, foreign externals in the {where}: nodes not in the '
                 f'lock: ' + ', '.join(sorted(

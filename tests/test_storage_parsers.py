@@ -103,8 +103,8 @@ def test_mdtest(name, tasks, create):
 
 
 def test_mdtest_error_is_rejected_with_its_first_error():
-    with pytest.raises(OutputError,
-                       match=r'mdtest printed an error: ERROR: open64\("/nonexistent/x'):
+    expected_error = r'mdtest printed an error: ERROR: open64\("/nonexistent/x'
+    with pytest.raises(OutputError, match=expected_error):
         mdtest.parse(text('mdtest/error-nonexistent.txt'))
 
 
