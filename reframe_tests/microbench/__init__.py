@@ -1,30 +1,32 @@
-'''Launch and parse code shared by every check of the suite.
+'''The suite's library, by audience (``tests/test_layout.py`` keeps the
+boundaries).
 
-One module per tool (``fio``, ``strace``, ``darshan``, ``ior``, ``mdtest``,
-``osu``, ``fabtests``, ``elbencho``, ``lustre``): its command lines, its pure
-output parser, how to read one sample (``read_sample``), and the ReFrame
-base classes of its checks.  Under them, one module per concern:
-
-- ``rounds`` and ``rounds.sh``: the rounds fixture, one job measuring every
-  variant of a pitfall round-robin (its shell skeleton); ``mpi``: the rounds
-  of MPI storage benchmarks;
-- ``variant``: the check of one variant; ``gap``: the gaps between variants;
-  ``witnessed``: the Darshan witness of a storage fixture, and its verdict;
-- ``samples``: one path from a sample's files to its figures; ``output``:
-  reading and validating tool output (:class:`~microbench.output.OutputError`
-  is every rejection); ``stats``: samples and their statistics; ``units``;
-- ``fields`` and ``recorded``: what every perflog record carries;
-  ``records``: what a job recorded about itself;
-- ``where``: which partitions a check runs on, by feature; ``limits``:
-  physical ceilings and floors of a partition; ``launchers``: how each
+- ``suite``: the job ReFrame runs.  ``rounds`` and ``rounds.sh`` (the
+  rounds fixture: one job measuring every variant of a pitfall
+  round-robin; ``skeleton`` declares the shell skeleton's inputs);
+  ``mpi``: the rounds of MPI storage benchmarks; ``variant``: the check of
+  one variant; ``gap``: the gaps between variants; ``samples`` and
+  ``output``: one path from a sample's files to its figures, validated
+  (:class:`~microbench.suite.output.OutputError` is every rejection);
+  ``stats``; ``records`` and ``recorded``: what a job recorded about
+  itself and what every perflog record carries; ``launchers``: how each
   launcher places and binds processes, and what a scheduler tells of a
-  job (its nodes, how it ended); ``spack``: which Spack build ran;
-  ``perflog``: perflogs as pandas data frames.
-
-The verdicts, outside ReFrame's run (the ``microbench`` command, ``cli``):
-``results`` reads the results storage into a data frame, ``verdicts`` holds
-the band rule and the test, ``comparison`` judges two sides, ``references``
-writes baselines into reference files, ``report`` draws the HTML report.
+  job; ``where`` and ``limits``: which partitions a check runs on, and
+  their physical ceilings and floors; the witnesses ``strace``,
+  ``darshan`` and ``witnessed``.
+- ``tools``: one module per tool (``fio``, ``ior``, ``mdtest``, ``osu``,
+  ``fabtests``, ``elbencho``, ``lustre``): its command lines, its pure
+  output parser, how to read one sample, and the ReFrame base classes of
+  its checks; each builds on ``suite``, never the reverse.
+- ``verdicts``: the ``microbench`` command's analysis, outside ReFrame's
+  run.  ``storage`` (the one module that knows ReFrame's results storage
+  and uses its private API), ``figures`` (the storage as a data frame),
+  ``cache``, ``rule`` (bands and the test), ``compare``, ``baseline``,
+  ``report`` (plots and the page).
+- ``bundles``: one archive per run: ``bundle``, ``check``, ``replay``.
+- At the top, what both sides share: ``fields`` (the record fields),
+  ``units``, ``references``, ``provenance``, ``spack``, ``paths``; and
+  ``cli``, the ``microbench`` command (argparse only).
 
 Nothing here knows about a specific system.
 '''
