@@ -1,4 +1,4 @@
-'''The HTML report (microbench.report) of two real sessions of the fio
+'''The HTML report (microbench.verdicts.report) of two real sessions of the fio
 checks (tests/data/results).'''
 
 import base64
