@@ -50,7 +50,7 @@ def test_the_cache_is_data_and_gives_the_same_answers(stored):
     with sqlite3.connect(path) as conn:
         tables = {name for name, in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert tables == {'about', 'infos', 'figures'}
+    assert tables == {'about', 'infos', 'figures', 'samples'}
     again = answer(stored)
     pd.testing.assert_frame_equal(fresh, again)
     assert stat.S_IMODE(os.stat(path).st_mode) == \
@@ -71,7 +71,8 @@ def test_a_planted_pickle_never_runs(stored, tmp_path, capsys):
 
 
 @pytest.mark.parametrize('damage', ['truncated', 'foreign', 'other format',
-                                    'not numbers'])
+                                    'not numbers', 'miscounted',
+                                    'cut samples'])
 def test_a_cache_not_ours_is_ignored_and_made_again(stored, tmp_path,
                                                     damage, capsys):
     good = answer(stored)
@@ -90,6 +91,12 @@ def test_a_cache_not_ours_is_ignored_and_made_again(stored, tmp_path,
             if damage == 'other format':
                 conn.execute("UPDATE about SET value = '0' WHERE key = "
                              "'version'")
+            elif damage == 'miscounted':
+                conn.execute('UPDATE figures SET samples = samples + 1 '
+                             'WHERE rowid = 1')
+            elif damage == 'cut samples':
+                conn.execute('UPDATE samples SET data = substr(data, 1, '
+                             'length(data) - 3)')
             else:
                 conn.execute("UPDATE figures SET samples = "
                              "'[\"__import__\"]'")

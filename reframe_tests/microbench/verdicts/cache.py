@@ -4,8 +4,10 @@ Decoding a session's JSON is most of the cost of reading the results
 storage (a year of nights: seconds), and a stored session never changes,
 so the figures of each session are decoded once and kept in
 ``<storage>.microbench-cache``: an SQLite file of its own, with a table of
-the sessions' infos and a table of their figures (:data:`COLUMNS` of
-:mod:`.figures`, samples as JSON lists), and a table ``about`` that says
+the sessions' infos, a table of their figures (:data:`COLUMNS` of
+:mod:`.figures`, each figure's count of samples in ``samples``) and one
+row holding every sample, in the figures' order, as little-endian 64-bit
+floats (one decode for a year of them), and a table ``about`` that says
 what it is: this format and its version, the storage it belongs to (path,
 device and inode) and that storage's schema version.
 
@@ -19,15 +21,19 @@ nothing is kept and the answers are the same.
 '''
 
 import contextlib
+import itertools
 import json
 import os
 import sqlite3
 import sys
 
+import numpy as np
 import pandas as pd
 
 FORMAT = 'microbench figures cache'
-VERSION = '3'
+VERSION = '4'
+#: How the samples are kept: little-endian 64-bit floats
+SAMPLE = np.dtype('<f8')
 SUFFIX = '.microbench-cache'
 
 
@@ -88,7 +94,8 @@ def read(storage, columns):
                 conn)
             infos = {uuid: json.loads(info) for uuid, info in
                      conn.execute('SELECT uuid, info FROM infos')}
-        return Known(_decoded(figures), infos)
+            kept, = conn.execute('SELECT data FROM samples').fetchone()
+        return Known(_decoded(figures, kept), infos)
     except (sqlite3.Error, ValueError, TypeError, KeyError,
             pd.errors.DatabaseError) as err:
         _said(storage, f'{type(err).__name__}: {err}')
@@ -99,17 +106,22 @@ def _quoted(names):
     return [f'"{name}"' for name in names]
 
 
-def _decoded(figures):
-    '''The figures as read back: samples as tuples of floats, the numbers
+def _decoded(figures, kept):
+    '''The figures as read back: samples as tuples of floats (from
+    ``kept``, every sample's bytes, and each figure's count), the numbers
     as numbers, checked.'''
-    samples = []
-    for text in figures['samples']:
-        values = json.loads(text)
-        if not isinstance(values, list) or not all(
-                isinstance(v, (int, float)) for v in values):
-            raise ValueError(f'samples that are not numbers: {text[:80]}')
-        samples.append(tuple(float(v) for v in values))
-    figures['samples'] = samples
+    counts = figures['samples'].to_numpy()
+    if not isinstance(kept, bytes) or len(kept) % SAMPLE.itemsize:
+        raise ValueError('the samples are not a whole number of floats')
+    if counts.dtype.kind != 'i' or (counts < 0).any():
+        raise ValueError('the sample counts are not counts')
+    flat = np.frombuffer(kept, dtype=SAMPLE)
+    if counts.sum() != flat.size:
+        raise ValueError(f'{flat.size} samples kept, the figures count '
+                         f'{counts.sum()}')
+    values = iter(flat.tolist())
+    figures['samples'] = [tuple(itertools.islice(values, count))
+                          for count in counts.tolist()]
     for name in ('value', 'start'):
         figures[name] = figures[name].astype(float)
     figures['when'] = pd.to_datetime(figures['start'], unit='s')
@@ -136,9 +148,15 @@ def write(storage, known, columns):
                 (uuid, json.dumps(info)) for uuid, info in
                 known.infos.items()))
             figures = known.figures[columns].copy()
-            figures['samples'] = [json.dumps(list(s))
-                                  for s in figures['samples']]
+            counts = figures['samples'].map(len)
+            flat = np.fromiter(
+                itertools.chain.from_iterable(figures['samples']),
+                dtype=SAMPLE, count=int(counts.sum()))
+            figures['samples'] = counts
             figures.to_sql('figures', conn, index=False)
+            conn.execute('CREATE TABLE samples (data BLOB)')
+            conn.execute('INSERT INTO samples VALUES (?)',
+                         (flat.tobytes(),))
         conn.close()
         os.replace(tmp, path)
     except (OSError, sqlite3.Error):
