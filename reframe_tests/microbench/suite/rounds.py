@@ -235,53 +235,6 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
 
         return ' '.join([prefix, *argv]).strip()
 
-    def skeleton_inputs(self):
-        '''The inputs of the skeleton (:data:`.skeleton.INPUTS`) for this
-        tool's job.'''
-        service = self.service() or ('', '', '')
-        probes = {variant: self.probe(variant) for variant in self.variants}
-        checks, reasons = list(zip(*self.preflight())) or [(), ()]
-        by_variant = {name: {variant: method(variant)
-                             for variant in self.variants}
-                      for name, method in (
-                          ('commands', self.variant_command),
-                          ('servers', self.server_command),
-                          ('prepares', self.prepare_command),
-                          ('witnesses', self.witness_command),
-                          ('darshans', self.darshan_command))}
-        return {
-            # The scratch root may name the user ($USER): expanded when
-            # set; the other settings are evaluated when the skeleton uses
-            # them
-            'scratch_root': self.scratch_dir if self.uses_scratch else '',
-            'tool': self.tool,
-            'version_command': self.version_command() or '',
-            'job_name': self.unique_name,
-            'nodes_command': self.nodes_command() or '',
-            'address_suffix': self.address_suffix(),
-            'job_nodes_command': self.job_nodes_command(required=False),
-            'samples': self.samples,
-            'stdout_file': self.stdout_file or '',
-            'witness_tool': self.witness_tool or '',
-            'service': service[0], 'service_stop': service[1],
-            'service_port': service[2],
-            'server_start_s': getattr(self, 'server_start_s', 0),
-            'client_timeout_s': getattr(self, 'client_timeout_s', 0),
-            **self.darshan_settings(),
-            'tools': self.tools_needed(),
-            'variants': self.variants,
-            'outputs': [*self.output_files,
-                        *([self.stdout_file] if self.stdout_file else [])],
-            **by_variant,
-            'probes': {variant: found[0]
-                       for variant, found in probes.items() if found},
-            'probe_reasons': {variant: found[1]
-                              for variant, found in probes.items() if found},
-            'facts': self.facts(),
-            'preflight': checks,
-            'preflight_reasons': reasons,
-        }
-
     @run_before('run')
     def write_rounds(self):
         self._launcher = self.job.launcher
@@ -291,7 +244,7 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         self.job.num_tasks = self.num_tasks
         self.job.num_tasks_per_node = self.num_tasks_per_node
         shutil.copy(SKELETON, self.stagedir)
-        self.prerun_cmds = skeleton.job_lines(self.skeleton_inputs())
+        self.prerun_cmds = skeleton.job_lines(skeleton.inputs_of(self))
 
     @sanity_function
     def collect(self):

@@ -4,11 +4,12 @@ once.
 A job script sources the skeleton, sets its inputs, calls
 ``rounds_begin``, declares the commands of every variant and calls
 ``rounds_run``.  :data:`INPUTS` names every input, how it is written and
-its default; :func:`job_lines` writes a job script's lines from the
-inputs a tool gives (the rounds fixture and the skeleton's own tests both
-use it), leaving out every input at its default: the skeleton sets the
-defaults itself, so each tool's job holds only the settings it uses.  A
-test holds :data:`INPUTS` against the skeleton's header.
+its default.  :func:`inputs_of` asks a rounds fixture for the inputs of
+its tool's job; :func:`job_lines` writes a job script's lines from them
+(the rounds fixture and the skeleton's own tests both use it), leaving
+out every input at its default: the skeleton sets the defaults itself,
+so each tool's job holds only the settings it uses.  A test holds
+:data:`INPUTS` against the skeleton's header.
 '''
 
 import os
@@ -130,3 +131,52 @@ def job_lines(inputs, source=None):
     source = source or f'./{os.path.basename(SKELETON)}'
     return [f'. {shlex.quote(source)}', *lines(BEFORE), 'rounds_begin',
             *lines(BETWEEN)]
+
+
+def inputs_of(rounds):
+    '''The inputs of the job of ``rounds`` (a
+    :class:`~microbench.suite.rounds.Rounds` test, set up): what its tool
+    uses, asked of its methods.'''
+    service = rounds.service() or ('', '', '')
+    probes = {variant: rounds.probe(variant) for variant in rounds.variants}
+    checks, reasons = list(zip(*rounds.preflight())) or [(), ()]
+    by_variant = {name: {variant: method(variant)
+                         for variant in rounds.variants}
+                  for name, method in (
+                      ('commands', rounds.variant_command),
+                      ('servers', rounds.server_command),
+                      ('prepares', rounds.prepare_command),
+                      ('witnesses', rounds.witness_command),
+                      ('darshans', rounds.darshan_command))}
+    return {
+        # The scratch root may name the user ($USER): expanded when
+        # set; the other settings are evaluated when the skeleton uses
+        # them
+        'scratch_root': rounds.scratch_dir if rounds.uses_scratch else '',
+        'tool': rounds.tool,
+        'version_command': rounds.version_command() or '',
+        'job_name': rounds.unique_name,
+        'nodes_command': rounds.nodes_command() or '',
+        'address_suffix': rounds.address_suffix(),
+        'job_nodes_command': rounds.job_nodes_command(required=False),
+        'samples': rounds.samples,
+        'stdout_file': rounds.stdout_file or '',
+        'witness_tool': rounds.witness_tool or '',
+        'service': service[0], 'service_stop': service[1],
+        'service_port': service[2],
+        'server_start_s': getattr(rounds, 'server_start_s', 0),
+        'client_timeout_s': getattr(rounds, 'client_timeout_s', 0),
+        **rounds.darshan_settings(),
+        'tools': rounds.tools_needed(),
+        'variants': rounds.variants,
+        'outputs': [*rounds.output_files,
+                    *([rounds.stdout_file] if rounds.stdout_file else [])],
+        **by_variant,
+        'probes': {variant: found[0]
+                   for variant, found in probes.items() if found},
+        'probe_reasons': {variant: found[1]
+                          for variant, found in probes.items() if found},
+        'facts': rounds.facts(),
+        'preflight': checks,
+        'preflight_reasons': reasons,
+    }
