@@ -21,7 +21,7 @@ from microbench.verdicts import figures, rule
 
 HELP = 'did any figure change? (exit 1 on a regression)'
 
-KEY = figures.key_columns()
+KEY = figures.KEY
 
 #: The columns of a comparison: the figure, its verdict, the numbers
 COLUMNS = [*KEY, 'unit', 'verdict', 'median_before', 'median_after', 'ratio',

@@ -29,11 +29,6 @@ COLUMNS = ['session', 'start', 'tag', 'system', 'partition', 'environ',
            'lower', 'upper', 'result', 'samples', *CONTEXT]
 
 
-def key_columns():
-    '''What identifies a figure across sessions.'''
-    return list(KEY)
-
-
 def fmt(value):
     '''A value as the verdicts show it: a float to four significant
     digits, None or NaN as ``-``, anything else as its text.'''
