@@ -44,11 +44,13 @@ export RFM_SQLITE_DB_FILE=$results/results.db
     --report-file "$results/reports/run-$stamp.json" "$@"
 status=$?
 
-# Did the machine get faster or slower?  The last night against the nights
-# before it (microbench compare --last: one night's samples against the
-# pooled samples of the window, a rank test and the figure's band), then
-# the report with its plots.  A regression fails the night.
-.venv/bin/microbench compare --last --window "${MICROBENCH_WINDOW:-7}" \
+# Did the machine get faster or slower?  The last night against each
+# figure's history of nights (microbench compare --last: Otava's change
+# points and a test of the last nights, one false-alarm budget for the
+# whole night), then the report with its plots, then how many samples a
+# night each figure needs (microbench advise).  A regression found tonight
+# fails the night; one found on an earlier night is listed as degraded.
+.venv/bin/microbench compare --last \
     --json "$results/reports/compare-$stamp.json" \
     | tee "$results/reports/compare-$stamp.txt"
 verdict=${PIPESTATUS[0]}
@@ -58,6 +60,8 @@ if [ -s "$results/reports/compare-$stamp.json" ]; then
 fi
 .venv/bin/microbench report -o "$results/reports/report-$stamp" "${verdicts[@]}"
 ln -sfn "report-$stamp" "$results/reports/latest"
+.venv/bin/microbench advise > "$results/reports/advise-$stamp.txt" \
+    || echo "nightly: microbench advise failed (see above)" >&2
 
 # The night's bundle, next to its report: what it measured, what ran (the
 # suite's commit, the Spack environments or the system's packages, the

@@ -20,7 +20,11 @@ packages=(fio strace util-linux procps python3-venv mpich libfabric-bin time
 ci/apt_install.sh "${packages[@]}"
 
 python3 -m venv .venv
+# --no-deps: requirements.txt is the whole closure, as uv resolved it with
+# pyproject.toml's [tool.uv] overrides and exclusions (apache-otava's
+# metadata asks for numpy 2.2.0 and data-source clients the suite does not
+# use; pip would fetch them, unhashed, and replace numpy)
 .venv/bin/pip install -q --disable-pip-version-check --require-hashes \
-    -r requirements.txt
+    --no-deps -r requirements.txt
 .venv/bin/pip install -q --disable-pip-version-check --no-deps -e .
 echo "setup: done; ReFrame $(.venv/bin/reframe --version), $(fio --version 2>/dev/null || echo 'fio missing')"

@@ -118,3 +118,34 @@ def test_a_directory_that_cannot_be_written_keeps_no_cache(stored,
     assert not [n for n in os.listdir(os.path.dirname(stored))
                 if n.endswith('.tmp')]
     assert len(out['session'].unique()) == 2
+
+
+def test_a_new_night_is_appended_not_written_again(tmp_path):
+    db = str(tmp_path / 'results.db')
+    sessions = []
+    for number in (1, 2):
+        with open(data(f'results/fio-quick-{number}.json')) as fp:
+            sessions.append(json.load(fp))
+    storage.store(db, sessions[0])
+    answer(db)
+    path = cache.path_of(db)
+    inode = os.stat(path).st_ino
+    storage.store(db, sessions[1])
+    appended = answer(db)
+    assert os.stat(path).st_ino == inode             # not replaced
+    with sqlite3.connect(path) as conn:
+        assert conn.execute('SELECT count(*) FROM samples').fetchone() == \
+            (2,)                                      # one row per write
+    os.unlink(path)
+    pd.testing.assert_frame_equal(appended, answer(db))  # a fresh decode
+
+
+def test_a_session_appended_by_another_process_is_not_added_twice(stored):
+    answer(stored)
+    known = cache.read(stored, figures.COLUMNS)
+    uuid = next(iter(known.infos))
+    again = cache.Known(known.figures[known.figures['session'] == uuid],
+                        {uuid: known.infos[uuid]})
+    cache.append(stored, again, figures.COLUMNS)     # already there
+    after = cache.read(stored, figures.COLUMNS)
+    assert len(after.figures) == len(known.figures)

@@ -12,7 +12,7 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from microbench.verdicts import compare, figures
+from microbench.verdicts import figures, prepost
 from microbench.verdicts.report import canvas, page
 
 from fixtures import path
@@ -23,6 +23,8 @@ from fixtures import path
 RED = (0.839, 0.153, 0.157)
 BAND = (0.835, 0.925, 0.835)
 VIOLIN = (0.737, 0.840, 0.912)
+#: tab:orange: a change point and its levels
+ORANGE = (1.0, 0.498, 0.055)
 BODY = 500
 PITFALLS = ['fio_cache_flags', 'fio_fallocate', 'fio_time_based_overwrite']
 
@@ -62,7 +64,7 @@ def section(text, ident):
 
 @pytest.fixture(scope='module')
 def verdicts():
-    return compare.compare(sessions(1), sessions(2)).to_dict('records')
+    return prepost.compare(sessions(1), sessions(2))[0].to_dict('records')
 
 
 @pytest.fixture(scope='module')
@@ -173,6 +175,29 @@ def test_a_regression_and_a_failure_are_red(verdicts, tmp_path):
     red = {n for n, image in out.images.items() if has(image, RED)}
     assert red == {'trend-local-default-fio_fallocate.png',
                    'trend-local-default-fio_cache_flags.png'}
+
+
+def test_change_points_are_marked_on_the_trends_and_listed(verdicts,
+                                                          tmp_path):
+    frame = sessions(1, 2)
+    second = frame['when'].max().strftime('%Y-%m-%d %H:%M')
+    point = {'session': frame['session'].iloc[-1], 'date': second,
+             'mean_before': 80.0, 'mean_after': 60.0, 'change_pct': -25.0,
+             'p': 1e-6, 'differences': {}}
+    marked = [dict(v, change_points=[point], since_date=second,
+                   verdict='degraded')
+              if (v['check'], v['variant'], v['figure']) ==
+              ('fio_fallocate', 'none', 'write_median_mib_s') else v
+              for v in verdicts]
+    out = render(frame, marked, tmp_path / 'marked')
+    orange = {n for n, image in out.images.items() if has(image, ORANGE)}
+    assert orange == {'trend-local-default-fio_fallocate.png'}
+    table = section(out.text, 'verdicts')
+    assert f'{second[:10]} -25 %' in table
+    assert '<td class="degraded">degraded</td>' in table
+
+    out = render(frame, verdicts, tmp_path / 'none')
+    assert not any(has(image, ORANGE) for image in out.images.values())
 
 
 def test_reference_bands_are_shaded(tmp_path):

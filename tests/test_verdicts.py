@@ -5,77 +5,77 @@ import json
 import os
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 from hypothesis import example, given, settings, strategies as st
 
-from microbench.verdicts import compare, figures, rule
+from microbench.verdicts import baseline, compare, figures, prepost, rule
 from microbench import references
 
 DATA = os.path.join(os.path.dirname(__file__), 'data', 'results')
 
 
 def draw(rng, n, median, sigma=0.05):
-    '''``n`` samples around ``median``, log-normal noise of ``sigma``.'''
+    '''``n`` values around ``median``, log-normal noise of ``sigma``.'''
     return median * np.exp(rng.normal(0, sigma, n))
 
 
-def test_a_known_slowdown_is_called_a_regression():
-    # A nightly design: one night's 3 samples against 7 nights' 21
+def test_pre_post_sessions_a_side_call_a_known_slowdown():
+    # 5 sessions a side, sessions differing by 5 %, 100 figures compared:
+    # a 25 % slowdown is called in 9 of 10 comparisons (the README's
+    # recipe)
     rng = np.random.default_rng(1)
-    called = [rule.judge(draw(rng, 21, 100), draw(rng, 3, 75), -0.1, 0.1,
-                             better=1)['verdict'] for _ in range(200)]
-    assert called.count('regression') >= 190, called
+    called = [prepost.judge(draw(rng, 5, 100), draw(rng, 5, 75), 1,
+                            0.05 / 100)['verdict'] for _ in range(200)]
+    assert called.count('regression') >= 180, called
 
 
-def test_identical_distributions_are_not_called_at_the_stated_rate():
+def test_pre_post_unchanged_sessions_keep_the_level():
     rng = np.random.default_rng(2)
-    draws = [rule.judge(draw(rng, 21, 100), draw(rng, 3, 100), -0.1,
-                            0.1, better=1) for _ in range(1000)]
-    significant = sum(d['p'] < rule.ALPHA for d in draws)
-    called = sum(d['verdict'] in ('regression', 'improvement')
-                 for d in draws)
-    # The rank test holds its level (0.01; 1000 draws: at most ~2.5 %)...
-    assert significant <= 25, significant
-    # ...and a change must also leave the band: none here
-    assert called <= significant
-    assert called <= 10
+    draws = [prepost.judge(draw(rng, 5, 100), draw(rng, 5, 100), 1, 0.01)
+             for _ in range(1000)]
+    significant = sum(d['p'] < 0.01 for d in draws)
+    assert significant <= 25, significant           # Welch holds 1 %
+    assert sum(d['verdict'] == 'regression' for d in draws) <= 5
 
 
-def test_too_few_samples_are_inconclusive_whatever_the_shift():
-    assert rule.smallest_p(3, 3) == pytest.approx(0.1)
-    out = rule.judge([100, 101, 99], [10, 11, 9], -0.1, 0.1, better=1)
+def test_pre_post_one_session_a_side_is_inconclusive_with_the_spread():
+    out = prepost.judge([100.0], [10.0], 1, 0.01, spread=0.07)
     assert out['verdict'] == 'inconclusive'
-    assert 'too few samples (3 vs 3)' in out['why']
+    assert "a session's own offset cannot be told from a change" in \
+        out['why']
+    assert 'differ by 7.0% (standard deviation)' in out['why']
     assert out['ratio'] == pytest.approx(0.1)
+    out = prepost.judge([100.0], [10.0], 1, 0.01)
+    assert 'too few stored sessions' in out['why']
 
 
-def test_directions():
+def test_pre_post_one_session_against_several():
     rng = np.random.default_rng(3)
-    before, slower = draw(rng, 21, 10, 0.02), draw(rng, 5, 14, 0.02)
-    assert rule.judge(before, slower, -0.1, 0.1,
-                          better=-1)['verdict'] == 'regression'   # latency
-    assert rule.judge(before, slower, -0.1, 0.1,
-                          better=1)['verdict'] == 'improvement'
-    assert rule.judge(before, slower, -0.1, 0.1,
-                          better=0)['verdict'] == 'changed'       # a gap
+    before = draw(rng, 8, 100, 0.01)
+    assert prepost.judge(before, [60.0], 1, 0.01)['verdict'] == 'regression'
+    assert prepost.judge([60.0], before, 1, 0.01)['verdict'] == \
+        'improvement'
+    assert prepost.judge(before, [100.0], 1, 0.01)['verdict'] == \
+        'unchanged'
 
 
-def test_a_significant_change_inside_the_band_is_unchanged():
+def test_pre_post_directions():
     rng = np.random.default_rng(4)
-    out = rule.judge(draw(rng, 21, 100, 0.005), draw(rng, 5, 104, 0.005),
-                         -0.1, 0.1, better=1)
-    assert out['p'] < rule.ALPHA
-    assert out['verdict'] == 'unchanged'
-    assert 'inside the band' in out['why']
+    before, slower = draw(rng, 5, 10, 0.02), draw(rng, 5, 14, 0.02)
+    assert prepost.judge(before, slower, -1, 0.01)['verdict'] == \
+        'regression'                                    # a latency
+    assert prepost.judge(before, slower, 1, 0.01)['verdict'] == \
+        'improvement'
+    assert prepost.judge(before, slower, 0, 0.01)['verdict'] == 'changed'
 
 
-def test_a_wide_interval_reaching_outside_the_band_is_inconclusive():
+def test_pre_post_a_significant_change_inside_the_floor_is_no_change():
     rng = np.random.default_rng(5)
-    out = rule.judge(draw(rng, 21, 100, 0.3), draw(rng, 3, 100, 0.3),
-                         -0.1, 0.1, better=1)
-    assert out['verdict'] == 'inconclusive'
-    assert out['ci_low'] < 0.9 or out['ci_high'] > 1.1
+    out = prepost.judge(draw(rng, 5, 100, 0.005), draw(rng, 5, 104, 0.005),
+                        1, 0.01)
+    assert out['p'] < 0.01 and out['verdict'] == 'unchanged'
 
 
 @settings(max_examples=200, deadline=None)
@@ -111,14 +111,24 @@ def sessions():
 
 def test_two_real_sessions_compare_figure_by_figure():
     one, two = (figures.frame([s]) for s in sessions())
-    table = compare.compare(one, two)
+    table, level = prepost.compare(one, two)
     # every median figure (4 + 2 + 2 variants) and every gap (3 + 1 + 1)
-    assert len(table) == 13
-    assert set(table['verdict']) == {'inconclusive'}     # 3 samples a side
-    assert (table['n_before'] == 3).all() and (table['n_after'] == 3).all()
+    assert len(table) == 13 and level == pytest.approx(0.05 / 13)
+    assert set(table['verdict']) == {'inconclusive'}     # 1 session a side
+    assert (table['sessions_before'] == 1).all()
     assert not compare.differences(one, two)
-    text = compare.text(table, {}, ('one', 'two'))
-    assert '13 inconclusive' in text
+
+
+def test_a_baseline_of_two_real_sessions():
+    both = pd.concat([figures.frame([s]) for s in sessions()])
+    found = baseline.entries(both, rule.FLOOR, rule.MARGIN)
+    direct, values = found['fio_cache_flags', 'direct', 'write_median_mib_s']
+    assert direct[3] == 'MiB/s' and direct[1] <= -rule.FLOOR
+    assert len(values) == 2                       # one value per session
+    buffered, _ = found['fio_cache_flags', 'buffered', 'write_median_mib_s']
+    assert buffered[2] is None                    # a page cache figure
+    assert rule.gap_direction(1.0, 0, None, 'x') is True
+    assert rule.gap_direction(1.0, None, 0, 'x') is False
 
 
 def test_what_differs_between_sides_is_listed():

@@ -3,7 +3,8 @@ storage.
 
     microbench baseline SESSIONS... --partition SYS:PART [--write]
     microbench compare BEFORE AFTER [--json FILE]
-    microbench compare --last [--window N] [--json FILE]
+    microbench compare --last [--json FILE]
+    microbench advise [SESSIONS] [--partition SYS:PART]
     microbench report [SESSIONS] -o DIR [--verdicts FILE]
     microbench bundle SESSION -o run-<date>-<system>.tar.gz
     microbench check-bundle ARCHIVE [--no-spack]
@@ -15,7 +16,7 @@ a time period (``now-7d:now``), a filter on ``--session-extras``
 ReFrame's results storage (``--db``, else ``RFM_SQLITE_DB_FILE``, else
 ``perflogs/results.db``).  Each subcommand's arguments and code are in its
 own module (its ``HELP``, ``add_arguments`` and the ``handler`` they set):
-the band rule and the test in microbench/verdicts/rule.py; what a bundle
+the nightly verdict in microbench/verdicts/nightly.py; what a bundle
 holds in microbench/bundles/bundle.py.
 '''
 
@@ -23,10 +24,12 @@ import argparse
 import sys
 
 from microbench.bundles import bundle, check, replay
-from microbench.verdicts import baseline, compare, report, storage
+from microbench.verdicts import (advise, baseline, compare, report,
+                                 storage)
 
 #: Every subcommand: its name and its module
-COMMANDS = {'baseline': baseline, 'compare': compare, 'report': report,
+COMMANDS = {'baseline': baseline, 'compare': compare, 'advise': advise,
+            'report': report,
             'bundle': bundle, 'check-bundle': check, 'replay': replay}
 
 #: What a subcommand may fail with: a message and exit code 2

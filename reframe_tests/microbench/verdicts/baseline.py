@@ -16,7 +16,7 @@ import os
 import sys
 
 from microbench import paths, references
-from microbench.verdicts import compare, figures, rule
+from microbench.verdicts import figures, rule
 
 HELP = 'references and bands from sessions of one partition, as a diff'
 
@@ -41,9 +41,9 @@ def entries(frame, floor, margin):
             frame).groupby(['check', 'variant', 'figure']):
         values = figures.session_values(rows)
         last = rows.iloc[-1]
-        one_sided = compare.cache_figure(last)
-        above = compare.gap_direction(last['ref'], last['lower'],
-                                      last['upper'], last['unit'])
+        one_sided = rule.cache_figure(last)
+        above = rule.gap_direction(last['ref'], last['lower'],
+                                   last['upper'], last['unit'])
         try:
             ref, lower, upper = rule.band(values, floor, margin, one_sided,
                                           above)

@@ -5,19 +5,23 @@ storage (a year of nights: seconds), and a stored session never changes,
 so the figures of each session are decoded once and kept in
 ``<storage>.microbench-cache``: an SQLite file of its own, with a table of
 the sessions' infos, a table of their figures (:data:`COLUMNS` of
-:mod:`.figures`, each figure's count of samples in ``samples``) and one
-row holding every sample, in the figures' order, as little-endian 64-bit
-floats (one decode for a year of them), and a table ``about`` that says
-what it is: this format and its version, the storage it belongs to (path,
-device and inode) and that storage's schema version.
+:mod:`.figures`, each figure's count of samples in ``samples``) and a
+table of the samples, one row per write holding every sample of the
+figures it added, in their order, as little-endian 64-bit floats (a few
+decodes for a year of them), and a table ``about`` that says what it is:
+this format and its version, the storage it belongs to (path, device and
+inode) and that storage's schema version.
 
 A results directory may be shared (a facility's nightly runs, group
 writable): nothing in the cache is code, and it is validated on load.  A
 cache that is not ours, of another storage or format version, truncated
-or corrupt is ignored, said so once on stderr, and made again.  It is
-written whole to a temporary file and renamed over the old one, with the
-storage file's own permissions; where the directory cannot be written,
-nothing is kept and the answers are the same.
+or corrupt is ignored, said so once on stderr, and made again: written
+whole to a temporary file and renamed over the old one, with the storage
+file's own permissions.  A valid cache gets a night's new sessions
+appended in one transaction (:func:`append`: a year is not written again
+every night); a session another process appended first is not added
+twice.  Where the directory or the file cannot be written, nothing is
+kept and the answers are the same.
 '''
 
 import contextlib
@@ -31,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 FORMAT = 'microbench figures cache'
-VERSION = '4'
+VERSION = '5'
 #: How the samples are kept: little-endian 64-bit floats
 SAMPLE = np.dtype('<f8')
 SUFFIX = '.microbench-cache'
@@ -90,11 +94,12 @@ def read(storage, columns):
                 _said(storage, 'it is of another storage or format')
                 return empty(columns)
             figures = pd.read_sql_query(
-                f'SELECT {", ".join(_quoted(columns))} FROM figures',
-                conn)
+                f'SELECT {", ".join(_quoted(columns))} FROM figures '
+                f'ORDER BY rowid', conn)
             infos = {uuid: json.loads(info) for uuid, info in
                      conn.execute('SELECT uuid, info FROM infos')}
-            kept, = conn.execute('SELECT data FROM samples').fetchone()
+            kept = b''.join(data for data, in conn.execute(
+                'SELECT data FROM samples ORDER BY rowid'))
         return Known(_decoded(figures, kept), infos)
     except (sqlite3.Error, ValueError, TypeError, KeyError,
             pd.errors.DatabaseError) as err:
@@ -128,6 +133,27 @@ def _decoded(figures, kept):
     return figures
 
 
+def _tables(conn, storage):
+    conn.execute('CREATE TABLE about (key TEXT PRIMARY KEY, value TEXT)')
+    conn.executemany('INSERT INTO about VALUES (?, ?)',
+                     identity(storage).items())
+    conn.execute('CREATE TABLE infos (uuid TEXT PRIMARY KEY, info TEXT)')
+    conn.execute('CREATE TABLE samples (data BLOB)')
+
+
+def _add(conn, known, columns):
+    '''Insert ``known``'s infos, figures and their samples (one row).'''
+    conn.executemany('INSERT INTO infos VALUES (?, ?)', (
+        (uuid, json.dumps(info)) for uuid, info in known.infos.items()))
+    figures = known.figures[columns].copy()
+    counts = figures['samples'].map(len)
+    flat = np.fromiter(itertools.chain.from_iterable(figures['samples']),
+                       dtype=SAMPLE, count=int(counts.sum()))
+    figures['samples'] = counts
+    figures.to_sql('figures', conn, index=False, if_exists='append')
+    conn.execute('INSERT INTO samples VALUES (?)', (flat.tobytes(),))
+
+
 def write(storage, known, columns):
     '''Keep ``known`` (``columns`` of its figures) for ``storage``:
     written whole, then renamed.'''
@@ -138,25 +164,8 @@ def write(storage, known, columns):
         os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode))
         os.chmod(tmp, mode)
         with sqlite3.connect(tmp) as conn:
-            conn.execute('CREATE TABLE about (key TEXT PRIMARY KEY, '
-                         'value TEXT)')
-            conn.executemany('INSERT INTO about VALUES (?, ?)',
-                             identity(storage).items())
-            conn.execute('CREATE TABLE infos (uuid TEXT PRIMARY KEY, '
-                         'info TEXT)')
-            conn.executemany('INSERT INTO infos VALUES (?, ?)', (
-                (uuid, json.dumps(info)) for uuid, info in
-                known.infos.items()))
-            figures = known.figures[columns].copy()
-            counts = figures['samples'].map(len)
-            flat = np.fromiter(
-                itertools.chain.from_iterable(figures['samples']),
-                dtype=SAMPLE, count=int(counts.sum()))
-            figures['samples'] = counts
-            figures.to_sql('figures', conn, index=False)
-            conn.execute('CREATE TABLE samples (data BLOB)')
-            conn.execute('INSERT INTO samples VALUES (?)',
-                         (flat.tobytes(),))
+            _tables(conn, storage)
+            _add(conn, known, columns)
         conn.close()
         os.replace(tmp, path)
     except (OSError, sqlite3.Error):
@@ -164,3 +173,31 @@ def write(storage, known, columns):
         # answers
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+def append(storage, new, columns):
+    '''Add ``new`` (figures and infos of sessions not in the cache read
+    before) to the valid cache of ``storage``, in one transaction; the
+    sessions another process added since are left out.'''
+    path = path_of(storage)
+    try:
+        conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+    except sqlite3.Error:
+        return
+    try:
+        conn.execute('BEGIN IMMEDIATE')
+        if dict(conn.execute('SELECT key, value FROM about')) \
+                != identity(storage):
+            conn.execute('ROLLBACK')
+            return
+        there = {uuid for uuid, in conn.execute('SELECT uuid FROM infos')}
+        fresh = {u: i for u, i in new.infos.items() if u not in there}
+        if fresh:
+            _add(conn, Known(new.figures[new.figures['session'].isin(
+                set(fresh))], fresh), columns)
+        conn.execute('COMMIT')
+    except (OSError, sqlite3.Error):
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute('ROLLBACK')
+    finally:
+        conn.close()

@@ -105,9 +105,13 @@ def _select(query, path=None):
             from None
 
     if found:
-        known = known.extended(frame(found, sort=False), {
+        new = cache.Known(frame(found, sort=False), {
             s['session_info']['uuid']: s['session_info'] for s in found})
-        cache.write(path, known, COLUMNS)
+        if known.infos:
+            cache.append(path, new, COLUMNS)
+        else:
+            cache.write(path, new, COLUMNS)
+        known = known.extended(new.figures, new.infos)
 
     uuids = [u for u in uuids
              if storage.matches(backend, chosen, known.infos[u])]

@@ -126,6 +126,10 @@ def draw(ax, parts):
                                      ls='--'))
     ax.add_collection(LineCollection(parts['marks'], colors='tab:blue',
                                      lw=1.5))
+    ax.add_collection(LineCollection(parts['changes'], colors='tab:orange',
+                                     lw=1.2, ls='--'))
+    ax.add_collection(LineCollection(parts['levels'], colors='tab:orange',
+                                     lw=1.5))
     ax.plot(*points('bars'), color='0.55', lw=0.9)
     ax.plot(*points('points'), 'o', ms=4, color='tab:blue')
     ax.plot(*points('dots'), '.', ms=4, color='k')

@@ -20,11 +20,12 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 
 from microbench.verdicts import figures
 from microbench.verdicts.report import canvas, trends, violins
-from microbench.verdicts.rule import VERDICTS
+from microbench.verdicts.nightly import VERDICTS
 
 #: Drawing the plots is most of the work: a process per core
 WORKERS = min(4, os.cpu_count() or 1)
@@ -41,8 +42,9 @@ CSS = ('body{font-family:sans-serif;font-size:15px;margin:16px;'
        'solid #ccc;padding:3px 6px;white-space:nowrap;text-align:left}'
        'th{background:#f2f2f2}td.num{text-align:right}td.why{white-space:'
        'normal;color:#444;padding-left:2em;border-top:none}'
-       '.regression,.fail{background:#f4b3b3}.improvement{background:'
-       '#bfe6bf}.inconclusive,.changed{background:#f8dc94}')
+       '.regression,.fail{background:#f4b3b3}.degraded{background:'
+       '#f9d6d6}.improvement{background:#bfe6bf}.improved{background:'
+       '#dff2df}.inconclusive,.changed,.shifted{background:#f8dc94}')
 
 #: The verdict table's columns: heading, what a cell shows (a column of
 #: the comparison, or a function of its row); each row's ``why`` is a line
@@ -56,19 +58,32 @@ VERDICT_COLUMNS = [
     ('interval', lambda verdict: f'{_short(verdict.get("ci_low"))} .. '
                                  f'{_short(verdict.get("ci_high"))}'),
     ('p', 'p'),
-    ('band', lambda verdict: f'{_short(verdict.get("band_low"))} .. '
-                             f'{_short(verdict.get("band_high"))} '
-                             f'({verdict.get("band_from")})'),
-    ('samples', lambda verdict: f'{verdict.get("n_before")} / '
-                                f'{verdict.get("n_after")}'),
-    ('sessions', lambda verdict: f'{verdict.get("sessions_before")} / '
-                                 f'{verdict.get("sessions_after")}'),
+    ('since', lambda verdict: verdict.get('since_date') or '-'),
+    ('change points', lambda verdict: _points(verdict)),
+    ('history', lambda verdict: (
+        f'{verdict["nights"]} nights' if verdict.get('nights') else
+        f'{verdict.get("sessions_before")} / '
+        f'{verdict.get("sessions_after")} sessions')),
 ]
-VERDICT_NOTE = ('before and after: the medians of the two sides; ratio: '
-                'after over before, with its bootstrap interval; band: '
-                'of the ratio, and where it comes from; samples and '
-                'sessions: before / after; under each figure, why it has '
-                'its verdict')
+VERDICT_NOTE = ('nightly (compare --last): before is the geometric mean '
+                'of the nights before tonight since their last change '
+                'point, after is tonight\'s night summary (the median of '
+                'its samples), p that of the test of the last nights, '
+                'since the night a change began; '
+                'regression: found tonight (the exit code), degraded: '
+                'found on an earlier night and still in force.  Two sides '
+                'of sessions: the medians of each side\'s session '
+                'summaries, the ratio\'s interval, the sessions a side.  '
+                'Under each figure, why it has its verdict')
+
+
+def _points(verdict):
+    '''A figure's change points: the night each began, and by how
+    much.'''
+    points = verdict.get('change_points') or ()
+    return '; '.join(f'{str(p.get("date", "?"))[:10]} '
+                     f'{_short(p.get("change_pct"))} %'
+                     for p in points if isinstance(p, dict)) or '-'
 
 
 def _short(value):
@@ -110,7 +125,17 @@ def _png(index):
     return buf.getvalue()
 
 
-def _jobs(frame, bad):
+def _is_point(point):
+    '''Whether a change point of a compare JSON can be drawn.'''
+    try:
+        pd.Timestamp(point['date'])
+        return all(np.isfinite(float(point[k]))
+                   for k in ('mean_before', 'mean_after'))
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def _jobs(frame, marks):
     '''The plots of ``frame``, ``(section, file name, heading, job)`` each
     (:func:`_png`); the latest session's rows of each check.'''
     jobs, trend_jobs, latest = [], [], []
@@ -133,7 +158,7 @@ def _jobs(frame, bad):
             # costs more than its boxes)
             title = f'{base} on {where}'
             trend_jobs.append(('trends', f'trend-{stem}-{base}', title, (
-                trends.figure, mine.drop(columns='samples'), bad, title)))
+                trends.figure, mine.drop(columns='samples'), marks, title)))
     return jobs + trend_jobs, latest
 
 
@@ -231,10 +256,12 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
                                            ignore_index=True)
     samples = figures.with_samples(frame)['samples']
     frame = frame.assign(low=samples.map(min), high=samples.map(max))
-    bad = {tuple(verdict.get(key) for key in figures.KEY)
-           for verdict in verdicts or ()
-           if verdict.get('verdict') == 'regression'}
-    jobs, latest = _jobs(frame, bad)
+    marks = {tuple(verdict.get(key) for key in figures.KEY): {
+        'regression': verdict.get('verdict') == 'regression',
+        'points': [p for p in verdict.get('change_points') or ()
+                   if isinstance(p, dict) and _is_point(p)]}
+        for verdict in verdicts or ()}
+    jobs, latest = _jobs(frame, marks)
     # The forked workers inherit the jobs: only an index and a PNG cross
     # between processes; the largest plots first
     global _JOBS

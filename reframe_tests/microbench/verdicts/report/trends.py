@@ -1,11 +1,15 @@
 '''The trend of each figure with samples of one pitfall (its check and
 its gaps) over the sessions: each session's median and extrema, the
 latest reference band, a red cross for a failure or a regression of the
-comparison; one box per figure, :data:`COLUMNS` boxes per row.
+comparison (a change point found tonight, or tonight's single-night
+alarm), and each change point of the comparison: a dashed line at the
+night it began, the levels before and after it (the means of the night
+summaries); one box per figure, :data:`COLUMNS` boxes per row.
 '''
 
 import matplotlib.dates as mdates
 import numpy as np
+import pandas as pd
 
 from microbench.verdicts import figures
 from microbench.verdicts.report import canvas
@@ -20,7 +24,9 @@ BOX_IN = 1.6
 BOX_TITLE_IN = 0.35
 DATES_IN = 0.45
 LEGEND = ('bars: least to largest sample; shaded: reference band; red X: '
-          'failed its reference, or a regression in the comparison')
+          'failed its reference, or a regression in the comparison;\n'
+          'orange: a change point (dashed: its night; lines: the levels '
+          'before and after)')
 
 
 def date_axis(rows):
@@ -37,10 +43,27 @@ def date_axis(rows):
         ticks)
 
 
-def _box(ax, parts, group, where, axis, regressed):
+def _changes(parts, points, to_x, to_y, span, bottom):
+    '''A figure's change points: a dashed line at each one's night, and
+    its levels before and after, each from the change point before (or
+    the box's left ``span[0]``) to the one after (or ``span[1]``).'''
+    ats = [to_x(mdates.date2num(pd.Timestamp(p['date']))) for p in points]
+    for index, (point, at) in enumerate(zip(points, ats)):
+        parts['changes'].append([(at, bottom), (at, bottom + BOX_IN)])
+        start = ats[index - 1] if index else span[0]
+        end = ats[index + 1] if index + 1 < len(ats) else span[1]
+        for left, right, level in ((start, at, point['mean_before']),
+                                   (at, end, point['mean_after'])):
+            y = float(to_y(level))
+            if bottom <= y <= bottom + BOX_IN:
+                parts['levels'].append([(left, y), (right, y)])
+
+
+def _box(ax, parts, group, where, axis, mark):
     '''One figure's sessions (``group``) in a box at ``where`` (left,
-    bottom, width); ``axis``: :func:`date_axis`'s; ``regressed``: whether
-    the comparison calls its latest session a regression.'''
+    bottom, width); ``axis``: :func:`date_axis`'s; ``mark``: what the
+    comparison says of it (whether tonight is a regression, its change
+    points).'''
     left, bottom, width = where
     xlim, xticks, xlabels = axis
     last = group.iloc[-1]
@@ -55,18 +78,20 @@ def _box(ax, parts, group, where, axis, regressed):
                          np.full(len(group), np.nan)]).ravel())]))
     parts['points'].append(np.column_stack([at, to_y(group['value'])]))
     red = (group['result'] == 'fail').to_numpy()
-    red[-1] |= regressed
+    red[-1] |= mark.get('regression', False)
     parts['red'].append(parts['points'][-1][red])
+    _changes(parts, mark.get('points', ()), to_x, to_y,
+             (to_x(xlim[0]), to_x(xlim[1])), bottom)
     for tick, label in zip(to_x(xticks), xlabels):
         parts['ticks'].append([(tick, bottom), (tick, bottom - TICK_IN)])
         ax.text(tick, bottom - TICK_GAP_IN, label, ha='center', va='top')
 
 
-def figure(rows, bad, title):
+def figure(rows, marks, title):
     '''The trends of one pitfall's ``rows``, or None: nothing to plot.
 
-    :arg bad: the keys (:data:`figures.KEY`) of the figures the comparison
-        calls a regression.
+    :arg marks: {key (:data:`figures.KEY`): {'regression': bool, 'points':
+        change points}} of the comparison's figures.
     '''
     rows = rows[rows['low'].notna()]
     groups = list(rows.groupby(['environ', 'variant', 'figure'], sort=False))
@@ -87,7 +112,7 @@ def figure(rows, bad, title):
                   + DATES_IN)
         last = group.iloc[-1]
         _box(ax, parts, group, (left, bottom, width), axis,
-             tuple(last[key] for key in figures.KEY) in bad)
+             marks.get(tuple(last[key] for key in figures.KEY), {}))
         ax.text(left + width / 2, bottom + BOX_IN + TICK_GAP_IN,
                 f'{variant} {name} ({last["unit"]})'
                 + (f' [{environ}]' if environs else ''),

@@ -1,0 +1,147 @@
+'''``microbench advise``: how many samples a night each figure needs.
+
+Kuhn's "3 runs at least, 30 better", made quantitative for the nightly
+verdict.  Per figure, from its stored history (one-way random effects on
+a log scale, the nights as groups): the *within-night* spread (the pooled
+standard deviation of one night's samples) and the *between-night* spread
+(how much the nights' own levels differ with nothing changed: the
+variance of the night means less the part the within-night spread
+explains).  A night summary of ``n`` samples then varies by
+``sqrt(between^2 + (pi/2) within^2 / n)`` (the median's variance).
+
+A drop is visible within 3 nights at the budget when the nightly
+verdict's test of the last nights (:mod:`.nightly`) calls it with 90 %
+power: the mean of the 3 nights against 30 before them at its level, and
+each of the 3 past the midpoint.  The advisor gives the least ``n`` that
+makes a 25 % drop so; where the between-night spread alone is too large,
+no ``n`` does: more samples buy nothing (more nights, or a quieter
+machine, do).
+'''
+
+import math
+import sys
+
+import numpy as np
+import pandas as pd
+
+from microbench.verdicts import figures, history, nightly
+
+HELP = 'samples a night each figure needs to show a drop within 3 nights'
+
+#: The drop the advice is for, the nights it may take, the power wanted
+DROP = 0.25
+NIGHTS = 3
+POWER = 0.9
+#: Prior nights the tests see, the most samples a night worth advising
+PRIOR = 30
+MOST = 100
+#: The median's variance over the mean's, for large n
+MEDIAN = math.pi / 2
+
+
+def spreads(rows):
+    '''``(within, between, nights, samples a night)`` of one figure's
+    ``rows`` of :func:`history.nights` (log standard deviations; NaN where
+    too few nights or samples tell).'''
+    groups = [np.log(np.asarray(s, dtype=float)) for s in rows['samples']
+              if len(s) > 1 and min(s) > 0]
+    if len(groups) < 2:
+        return math.nan, math.nan, len(groups), math.nan
+    dof = sum(g.size - 1 for g in groups)
+    within2 = sum(((g - g.mean()) ** 2).sum() for g in groups) / dof
+    means = np.array([g.mean() for g in groups])
+    per = float(np.mean([g.size for g in groups]))
+    between2 = max(0.0, float(means.var(ddof=1)) - within2 / per)
+    return math.sqrt(within2), math.sqrt(between2), len(groups), per
+
+
+def needed(within, between, judged=100, drop=DROP, budget=nightly.BUDGET):
+    '''The least samples a night that make ``drop`` visible within
+    :data:`NIGHTS` nights; None when no count does (``between`` alone is
+    too large); NaN when the spreads are unknown.'''
+    import scipy.stats
+
+    if math.isnan(within) or math.isnan(between):
+        return math.nan
+    level, _ = nightly.levels(judged, budget)
+    effect = -math.log(1 - drop)
+    # the test of the last nights: their mean against PRIOR nights...
+    quantile = (scipy.stats.t.ppf(1 - level / nightly.RECENT, PRIOR - 1)
+                + scipy.stats.t.ppf(POWER, PRIOR - 1))
+    most = effect / (quantile * math.sqrt(1 / NIGHTS + 1 / PRIOR))
+    # ...and every one of them past the midpoint
+    most = min(most, effect / 2 / scipy.stats.norm.ppf(POWER ** (1 / NIGHTS)))
+    room = most ** 2 - between ** 2
+    if room <= 0:
+        return None
+    return max(1, math.ceil(MEDIAN * within ** 2 / room))
+
+
+def advice(frame, judged=None):
+    '''One row per figure of ``frame``: its spreads and the samples a
+    night it needs.'''
+    table = history.nights(frame)
+    keyed = history.series(table)
+    judged = judged or len(keyed)
+    rows = []
+    for key, mine in keyed.items():
+        within, between, nights, per = spreads(mine)
+        n = needed(within, between, judged)
+        rows.append({**dict(zip(history.KEY, key)), 'nights': nights,
+                     'samples_now': per, 'within_pct': 100 * within,
+                     'between_pct': 100 * between, 'needed': n,
+                     'advice': _say(n, per, nights)})
+    return pd.DataFrame(rows)
+
+
+def _say(n, per, nights):
+    if nights < 5:
+        return f'{nights} night(s) with samples: too few to tell (5 or more)'
+    if n is None:
+        return ('between-night drift dominates: more samples buy nothing; '
+                'more nights or a quieter machine do')
+    if n > MOST:
+        return f'{n} samples a night (more than {MOST}: drift nearly ' \
+               f'dominates)'
+    if n <= per:
+        return f'{n} samples a night suffice (now {per:.0f})'
+    return f'{n} samples a night (now {per:.0f})'
+
+
+def text(table):
+    head = ('figure', 'nights', 'within', 'between', 'needed', 'advice')
+    body = [(f'{r.system}:{r.partition} {r.check} {r.variant} {r.figure}',
+             str(r.nights), f'{figures.fmt(r.within_pct)} %',
+             f'{figures.fmt(r.between_pct)} %',
+             '-' if r.needed is None or r.needed != r.needed
+             else str(r.needed), r.advice)
+            for r in table.itertuples()]
+    widths = [max(len(line[c]) for line in [head, *body])
+              for c in range(len(head))]
+    lines = ['  '.join(cell.ljust(w) for cell, w in zip(line, widths))
+             .rstrip() for line in [head, *body]]
+    return (f'samples a night that show a {DROP:.0%} drop within {NIGHTS} '
+            f'nights at the nightly budget (one-way random effects on the '
+            f'stored nights)\n' + '\n'.join(lines) + '\n')
+
+
+def add_arguments(parser):
+    parser.add_argument('sessions', nargs='?', default=figures.ALL,
+                        help='session query (default: every session)')
+    parser.add_argument('--partition', help='SYSTEM:PARTITION (default: '
+                        'all)')
+    parser.set_defaults(handler=run)
+
+
+def run(args):
+    frame = figures.load(args.sessions, args.db, args.partition)
+    table = advice(frame)
+    if table.empty:
+        raise figures.ResultsError('no figure with samples to advise on')
+    if table['nights'].max() < 2:
+        raise figures.ResultsError(
+            f'every figure has one night with samples '
+            f'({frame["session"].nunique()} session(s)): the spreads need '
+            f'nights to compare (5 or more)')
+    sys.stdout.write(text(table))
+    return 0

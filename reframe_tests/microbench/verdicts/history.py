@@ -1,0 +1,86 @@
+'''A figure's history: one value per night.
+
+The unit of a nightly comparison is the night (a session), not the sample:
+the samples of one night share that night's state of the machine (the
+other jobs, the file system's fill, the daemon that restarted), so the
+nights differ from each other by more than the samples of one night do,
+and pooling the samples of several nights as if they were independent
+calls that drift a change.  Each figure's value on a night is its *night
+summary*, the median of that night's samples (its value, where it has no
+samples); its history is the series of night summaries of one partition,
+check, variant and figure (:data:`figures.KEY`), oldest first.  The
+samples stay beside it, for the plots and the within-night spread.
+'''
+
+import numpy as np
+import pandas as pd
+
+from microbench.verdicts import figures
+
+KEY = figures.KEY
+
+#: The columns of a table of nights: one row per figure and session
+COLUMNS = ['session', 'start', 'when', 'tag', *KEY, 'unit', 'measures',
+           'night', 'n', 'log_sd', 'ref', 'lower', 'upper', 'samples',
+           *figures.CONTEXT]
+
+
+def _summaries(samples, values):
+    '''``(night, n, log_sd)`` arrays of the rows whose ``samples`` are
+    given (tuples, maybe empty: then the row's value): the rows of each
+    count of samples stacked, so one median per count.'''
+    counts = np.fromiter((len(s) for s in samples), int, len(samples))
+    night = np.asarray(values, dtype=float).copy()
+    spread = np.full(len(samples), np.nan)
+    for count in np.unique(counts[counts > 0]):
+        rows = np.flatnonzero(counts == count)
+        block = np.array([samples[i] for i in rows], dtype=float)
+        night[rows] = np.median(block, axis=1)
+        if count > 1:
+            spread[rows] = _log_sd(block)
+    return night, counts, spread
+
+
+def _log_sd(block):
+    '''Each row's standard deviation on a log scale (a fraction of its
+    level); NaN for a row with a sample that is not positive.'''
+    with np.errstate(divide='ignore', invalid='ignore'):
+        logs = np.log(np.where(block > 0, block, np.nan))
+    return np.std(logs, axis=1, ddof=1)
+
+
+def nights(frame, last=None):
+    '''One row per figure with samples and session of ``frame`` (rows of
+    :func:`figures.load`): its night summary ``night``, its count of
+    samples ``n`` and their spread ``log_sd``; oldest session first; of
+    each partition's ``last`` sessions only, if given.'''
+    rows = figures.with_samples(frame)
+    if last is not None:
+        runs = rows.drop_duplicates(['system', 'partition', 'session'])
+        kept = runs.sort_values('start').groupby(
+            ['system', 'partition']).tail(last)
+        rows = rows.merge(kept[['system', 'partition', 'session']])
+    if rows.empty:
+        return pd.DataFrame(columns=COLUMNS)
+
+    # one row per figure and session: the last (a retried test's)
+    rows = rows.drop_duplicates(['session', *KEY], keep='last')
+    night, counts, spread = _summaries(rows['samples'].tolist(),
+                                       rows['value'].to_numpy())
+    out = rows.assign(night=night, n=counts, log_sd=spread)
+    return out[COLUMNS].sort_values('start', kind='stable') \
+        .reset_index(drop=True)
+
+
+def series(table):
+    '''``{key: rows}`` of a table of :func:`nights`, each figure's rows
+    oldest first.'''
+    return {key: rows for key, rows in table.groupby(KEY, sort=True)}
+
+
+def usable(values):
+    '''Whether night summaries can be judged: finite and positive (the
+    analysis is on a log scale).'''
+    values = np.asarray(values, dtype=float)
+    return bool(values.size) and bool(np.all(np.isfinite(values))) \
+        and bool(np.all(values > 0))
