@@ -21,8 +21,11 @@ boundaries).
 - ``verdicts``: the ``microbench`` command's analysis, outside ReFrame's
   run.  ``storage`` (the one module that knows ReFrame's results storage
   and uses its private API), ``figures`` (the storage as a data frame),
-  ``cache``, ``rule`` (bands and the test), ``compare``, ``baseline``,
-  ``report`` (plots and the page).
+  ``cache``, ``history`` (night summaries), ``changes`` (Otava's change
+  points, the test of the last nights), ``nightly`` (tonight's verdict
+  under one budget), ``prepost`` (sessions a side), ``rule`` (bands),
+  ``compare``, ``advise``, ``baseline``, ``report`` (plots and the
+  page).
 - ``bundles``: one archive per run: ``bundle``, ``check``, ``replay``.
 - At the top, what both sides share: ``fields`` (the record fields),
   ``units``, ``references``, ``provenance``, ``spack``, ``paths``; and
