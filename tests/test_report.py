@@ -12,7 +12,7 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from microbench.verdicts import figures, prepost
+from microbench.verdicts import advise, figures, prepost
 from microbench.verdicts.report import canvas, page
 
 from fixtures import path
@@ -198,6 +198,16 @@ def test_change_points_are_marked_on_the_trends_and_listed(verdicts,
 
     out = render(frame, verdicts, tmp_path / 'none')
     assert not any(has(image, ORANGE) for image in out.images.values())
+
+
+def test_the_samples_a_night_are_a_section(tmp_path):
+    frame = sessions(1, 2)
+    out = render(frame, None, tmp_path, advice=advise.advice(frame))
+    table = section(out.text, 'advice')
+    assert table.count('<tr>') == 1 + 13        # heading and 13 figures
+    assert '2 night(s) with samples: too few to tell (5 or more)' in table
+    assert out.text.index('id="advice"') < out.text.index('id="latest"')
+    assert 'id="advice"' not in render(frame, None, tmp_path / 'none').text
 
 
 def test_reference_bands_are_shaded(tmp_path):

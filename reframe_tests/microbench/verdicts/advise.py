@@ -1,8 +1,9 @@
 '''``microbench advise``: how many samples a night each figure needs.
 
 Kuhn's "3 runs at least, 30 better", made quantitative for the nightly
-verdict.  Per figure, from its stored history (one-way random effects on
-a log scale, the nights as groups): the *within-night* spread (the pooled
+verdict.  Per figure, from its stored history (the last
+``nightly.CAP`` nights of its partition; one-way random effects on a log
+scale, the nights as groups): the *within-night* spread (the pooled
 standard deviation of one night's samples) and the *between-night* spread
 (how much the nights' own levels differ with nothing changed: the
 variance of the night means less the part the within-night spread
@@ -18,6 +19,7 @@ no ``n`` does: more samples buy nothing (more nights, or a quieter
 machine, do).
 '''
 
+import functools
 import math
 import sys
 
@@ -55,14 +57,12 @@ def spreads(rows):
     return math.sqrt(within2), math.sqrt(between2), len(groups), per
 
 
-def needed(within, between, judged=100, drop=DROP, budget=nightly.BUDGET):
-    '''The least samples a night that make ``drop`` visible within
-    :data:`NIGHTS` nights; None when no count does (``between`` alone is
-    too large); NaN when the spreads are unknown.'''
+@functools.lru_cache
+def _most(judged, drop, budget):
+    '''The largest spread of a night summary that still shows ``drop``
+    within :data:`NIGHTS` nights at the budget.'''
     import scipy.stats
 
-    if math.isnan(within) or math.isnan(between):
-        return math.nan
     level, _ = nightly.levels(judged, budget)
     effect = -math.log(1 - drop)
     # the test of the last nights: their mean against PRIOR nights...
@@ -70,8 +70,16 @@ def needed(within, between, judged=100, drop=DROP, budget=nightly.BUDGET):
                 + scipy.stats.t.ppf(POWER, PRIOR - 1))
     most = effect / (quantile * math.sqrt(1 / NIGHTS + 1 / PRIOR))
     # ...and every one of them past the midpoint
-    most = min(most, effect / 2 / scipy.stats.norm.ppf(POWER ** (1 / NIGHTS)))
-    room = most ** 2 - between ** 2
+    return min(most, effect / 2 / scipy.stats.norm.ppf(POWER ** (1 / NIGHTS)))
+
+
+def needed(within, between, judged=100, drop=DROP, budget=nightly.BUDGET):
+    '''The least samples a night that make ``drop`` visible within
+    :data:`NIGHTS` nights; None when no count does (``between`` alone is
+    too large); NaN when the spreads are unknown.'''
+    if math.isnan(within) or math.isnan(between):
+        return math.nan
+    room = _most(judged, drop, budget) ** 2 - between ** 2
     if room <= 0:
         return None
     return max(1, math.ceil(MEDIAN * within ** 2 / room))
@@ -80,7 +88,7 @@ def needed(within, between, judged=100, drop=DROP, budget=nightly.BUDGET):
 def advice(frame, judged=None):
     '''One row per figure of ``frame``: its spreads and the samples a
     night it needs.'''
-    table = history.nights(frame)
+    table = history.nights(frame, last=nightly.CAP)
     keyed = history.series(table)
     judged = judged or len(keyed)
     rows = []

@@ -4,13 +4,14 @@ storage's figures, with plots.
 The page (:mod:`.page`) holds, per pitfall, the violin plots of its latest
 session (:mod:`.violins`) and the trend of each figure over the sessions
 (:mod:`.trends`), both drawn on one canvas whose units are inches
-(:mod:`.canvas`), then the verdicts of a comparison and the latest
-figures.  matplotlib is imported only when a report is drawn.
+(:mod:`.canvas`), then the verdicts of a comparison, the samples a night
+each figure needs (:mod:`..advise`) and the latest figures.  matplotlib
+is imported only when a report is drawn.
 '''
 
 import json
 
-from microbench.verdicts import figures
+from microbench.verdicts import advise, figures
 
 HELP = 'an HTML report with plots'
 
@@ -31,7 +32,8 @@ def run(args):
     frame = figures.load_many(args.sessions or [figures.ALL], args.db,
                               args.partition)
     found = verdicts_of(args.verdicts) if args.verdicts else None
-    print(page.render(frame, found, args.output))
+    print(page.render(frame, found, args.output,
+                      advice=advise.advice(frame)))
     return 0
 
 

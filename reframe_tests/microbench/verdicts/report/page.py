@@ -77,6 +77,14 @@ VERDICT_NOTE = ('nightly (compare --last): before is the geometric mean '
                 'Under each figure, why it has its verdict')
 
 
+ADVICE_NOTE = ('per figure, from the stored nights (one-way random '
+               'effects on a log scale): the spread of one night\'s samples '
+               '(within) and of the nights\' own levels with nothing '
+               'changed (between), in %; needed: the samples a night that '
+               'show a 25 % drop within 3 nights at the nightly budget '
+               '(microbench advise)')
+
+
 def _points(verdict):
     '''A figure's change points: the night each began, and by how
     much.'''
@@ -212,9 +220,24 @@ def _verdict_row(verdict):
             column(verdict) for _, column in VERDICT_COLUMNS]
 
 
-def _tables(verdicts, latest):
+def _advice(advice):
+    '''The section of :func:`.advise.advice`'s table.'''
+    rows = [[f'{row.system}:{row.partition}', row.check, row.variant,
+             row.figure, row.nights, row.within_pct, row.between_pct,
+             '-' if row.needed is None or row.needed != row.needed
+             else int(row.needed), row.advice]
+            for row in advice.itertuples()]
+    return ['<section id="advice"><h2>Samples a night</h2>',
+            f'<p>{html.escape(ADVICE_NOTE)}</p>', _table(
+                ['partition', 'check', 'variant', 'figure', 'nights',
+                 'within %', 'between %', 'needed', 'advice'], rows, None),
+            '</section>']
+
+
+def _tables(verdicts, latest, advice=None):
     '''The sections of the verdicts (if any: the compare JSON's
-    ``figures``), worst first, and of the figures of ``latest``.'''
+    ``figures``), worst first, of the samples a night each figure needs
+    (``advice``, if any), and of the figures of ``latest``.'''
     out = []
     if verdicts is not None:
         order = {name: rank for rank, name in enumerate(VERDICTS)}
@@ -227,6 +250,8 @@ def _tables(verdicts, latest):
                        [_verdict_row(verdict) for verdict in ranked],
                        'verdict', [verdict.get('why') for verdict in ranked]),
                 '</section>']
+    if advice is not None and len(advice):
+        out += _advice(advice)
     return out + ['<section id="latest"><h2>Latest figures</h2>', _table(
         ['partition', 'check', 'variant', 'figure', 'value', 'unit',
          'reference band', 'result', 'session'], [[
@@ -238,7 +263,7 @@ def _tables(verdicts, latest):
 
 
 def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
-           workers=WORKERS):
+           workers=WORKERS, advice=None):
     '''Write ``outdir/report.html`` and each of its plots as a PNG file in
     ``outdir``; return the page's path.
 
@@ -246,6 +271,8 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
     :arg verdicts: a comparison's verdicts (the list of dicts under
         ``figures`` of its JSON), or None.
     :arg workers: processes that draw the plots (forked), 1: this one.
+    :arg advice: the samples a night each figure needs
+        (:func:`.advise.advice`), or None.
     '''
     if frame.empty:
         raise ValueError('no figures to report')
@@ -288,7 +315,8 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
             '</p><section id="pitfalls"><h2>Pitfalls: the latest session'
             '</h2>', *plots['pitfalls'], '</section><section id="trends">'
             '<h2>Trends</h2>', *plots['trends'], '</section>']
-    page += [*_tables(verdicts, pd.concat(latest)), '</body></html>']
+    page += [*_tables(verdicts, pd.concat(latest), advice),
+             '</body></html>']
     path = os.path.join(outdir, 'report.html')
     with open(path, 'w', encoding='utf-8') as out:
         out.write('\n'.join(page))
