@@ -30,6 +30,7 @@ import json
 import os
 import sqlite3
 import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -50,8 +51,16 @@ class Known:
 
     def extended(self, figures, infos):
         '''These and ``figures`` (of new sessions) with their ``infos``.'''
-        both = (pd.concat([self.figures, figures], ignore_index=True)
-                if len(self.figures) else figures)
+        if not len(self.figures):
+            return Known(figures, {**self.infos, **infos})
+        with warnings.catch_warnings():
+            # a night whose column is all None (no reference, a one-sided
+            # band) keeps the dtype the year before gives the column, as
+            # pandas 2.2 does; the deprecation would say so on every night
+            warnings.filterwarnings('ignore', category=FutureWarning,
+                                    message='The behavior of DataFrame '
+                                    'concatenation with empty or all-NA')
+            both = pd.concat([self.figures, figures], ignore_index=True)
         return Known(both, {**self.infos, **infos})
 
 
