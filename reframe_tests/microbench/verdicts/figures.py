@@ -176,10 +176,3 @@ def session_values(rows):
     '''One value per session of one figure's ``rows``: the session's
     median, by session.'''
     return rows.groupby('session')['value'].median()
-
-
-def pooled(rows):
-    '''All samples of ``rows`` (one figure, several sessions), as one
-    array; a figure without samples contributes its value.'''
-    return np.concatenate([np.asarray(s if s else (v,), dtype=float)
-                           for s, v in zip(rows['samples'], rows['value'])])
