@@ -17,6 +17,11 @@
 #                  plots (report-*/report.html; latest -> the last one),
 #                  and the run's bundle (run-<stamp>-<system>.tar.gz, checked
 #                  by microbench check-bundle; latest-bundle.tar.gz -> it)
+#
+# Exit: 4 when the night's session is not in results.db (ReFrame could not
+# store it, or died before writing its run report: named on the last line),
+# else ReFrame's own status when not 0, else 1 on a regression found
+# tonight, else 3 when the bundle is missing or broken, else 0.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 system=${1:?usage: ci/nightly.sh SYSTEM[:PARTITION] [reframe options]}
@@ -40,9 +45,24 @@ export RFM_CONFIG_FILES=$PWD/systems/config.py
 export RFM_PERFLOG_DIR=$results/perflogs
 export RFM_SQLITE_DB_FILE=$results/results.db
 
+run_report=$results/reports/run-$stamp.json
 .venv/bin/reframe -c reframe_tests --system "$system" -r \
-    --report-file "$results/reports/run-$stamp.json" "$@"
+    --report-file "$run_report" "$@"
 status=$?
+
+# Is tonight's session in the results storage?  Several partitions' nights
+# may store at once (ReFrame serializes them under its file lock), but when
+# a store fails (lock timeout, full disk, read-only directory) ReFrame only
+# prints a warning and exits 0.  A night not stored fails (exit 4) and skips
+# what would judge, report or bundle the previous night as tonight's; its
+# run report and perflogs are kept.
+if unstored=$(.venv/bin/microbench stored "$run_report" 2>&1); then
+    stored=0
+    echo "$unstored"
+else
+    stored=$?
+    echo "$unstored" >&2
+fi
 
 # Did the machine get faster or slower?  The last night against each
 # figure's history of nights (microbench compare --last: Otava's change
@@ -50,16 +70,23 @@ status=$?
 # whole night), then the report with its plots, then how many samples a
 # night each figure needs (microbench advise).  A regression found tonight
 # fails the night; one found on an earlier night is listed as degraded.
-.venv/bin/microbench compare --last \
-    --json "$results/reports/compare-$stamp.json" \
-    | tee "$results/reports/compare-$stamp.txt"
-verdict=${PIPESTATUS[0]}
-verdicts=()
-if [ -s "$results/reports/compare-$stamp.json" ]; then
-    verdicts=(--verdicts "$results/reports/compare-$stamp.json")
+verdict=2
+if [ "$stored" -eq 0 ]; then
+    .venv/bin/microbench compare --last \
+        --json "$results/reports/compare-$stamp.json" \
+        | tee "$results/reports/compare-$stamp.txt"
+    verdict=${PIPESTATUS[0]}
+    verdicts=()
+    if [ -s "$results/reports/compare-$stamp.json" ]; then
+        verdicts=(--verdicts "$results/reports/compare-$stamp.json")
+    fi
+    .venv/bin/microbench report -o "$results/reports/report-$stamp" \
+        "${verdicts[@]}"
+    ln -sfn "report-$stamp" "$results/reports/latest"
+else
+    echo "nightly: tonight's session is not stored: no comparison, no" \
+        "report, no bundle (they would show the last night stored)" >&2
 fi
-.venv/bin/microbench report -o "$results/reports/report-$stamp" "${verdicts[@]}"
-ln -sfn "report-$stamp" "$results/reports/latest"
 .venv/bin/microbench advise > "$results/reports/advise-$stamp.txt" \
     || echo "nightly: microbench advise failed (see above)" >&2
 
@@ -68,9 +95,10 @@ ln -sfn "report-$stamp" "$results/reports/latest"
 # Python closure), the machine and the command line (microbench replay).
 # Checked here without concretizing again (check-bundle does, by hand).
 bundled=0
-run_report=$results/reports/run-$stamp.json
 archive=$results/reports/run-$stamp-${system//:/-}.tar.gz
-if session=$(.venv/bin/python -c 'import json, sys
+if [ "$stored" -ne 0 ]; then
+    bundled=1
+elif session=$(.venv/bin/python -c 'import json, sys
 print(json.load(open(sys.argv[1]))["session_info"]["uuid"])' "$run_report"); then
     .venv/bin/microbench bundle "$session" -o "$archive" \
         && .venv/bin/microbench check-bundle --no-spack "$archive" \
@@ -81,7 +109,14 @@ else
     bundled=1
 fi
 
-# The run's own failures first; then a regression (1); a comparison that
+# A night whose figures are not stored first (4): nothing of it can be
+# judged or bundled (its run report is kept); said again last, for the
+# log's tail
+if [ "$stored" -ne 0 ]; then
+    echo "nightly: FAILED (exit 4): $unstored" >&2
+    exit 4
+fi
+# Then the run's own failures; then a regression (1); a comparison that
 # could not be made (2, e.g. the first night) does not fail the night; then
 # a missing or broken bundle (3)
 if [ "$status" -ne 0 ]; then

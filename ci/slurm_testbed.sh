@@ -3,14 +3,24 @@
 # this machine, for running the suite through a real workload manager
 # (systems/slurm_testbed.py; the end-to-end test tests/test_e2e_slurm.py).
 #
-# start  writes a slurm.conf for this machine's cores and memory, starts
+# start  first probes everything it needs, the way it will use it (root,
+#        the programs, /proc, the controller's TCP port, the cgroup file
+#        system slurmd wants, a network namespace usable with ip -n, a bridge
+#        and a veth into the namespace, a node's UTS and mount namespaces,
+#        munged with a new key).  Where one is missing it prints one line,
+#            slurm_testbed: cannot start: WHAT IS MISSING
+#        and exits 77 having changed nothing (tests skip on that).  Then it
+#        writes a slurm.conf for this machine's cores and memory, starts
 #        munged, slurmctld and one slurmd per node as plain processes (no
 #        systemd), waits until every node is idle, and prints the line that
 #        points Slurm's commands at it:
 #            eval "$(ci/slurm_testbed.sh start)"
-# stop   stops every process it started (by process id) and every process
-#        still running on its nodes, removes its namespaces, bridge and
-#        directory: nothing is left behind
+# stop   stops every process it started (by process id), every process
+#        still running in its nodes' namespaces and any of its daemons whose
+#        ids are lost; removes its namespaces (mbslurm-*), the /run/netns
+#        mount and /etc/netns if start made them, the bridge and the veths,
+#        /etc/netns/mbslurm-* and its directory: nothing is left behind.
+#        With nothing there it says so, and exits 0
 # status says what runs, and sinfo
 # env    prints the export line again
 #
@@ -30,7 +40,18 @@ nodes=(mbnode1 mbnode2)
 bridge=mbslurm0
 net=10.201.0
 ctl_addr=$net.1
+# slurmctld listens on this machine's; each slurmd on its node's namespace
+ctl_port=6817
+node_port=6818
 idle_timeout_s=${MICROBENCH_SLURM_IDLE_TIMEOUT:-60}
+# start's exit status when this machine cannot run the test cluster
+cannot_start_status=77
+# The programs start and stop run (beside coreutils), each with its package
+programs=(slurmctld:slurmctld slurmd:slurmd sinfo:slurm-client
+          sbatch:slurm-client munged:munge munge:munge unmunge:munge
+          ip:iproute2 ss:iproute2 unshare:util-linux nsenter:util-linux
+          setsid:util-linux mountpoint:util-linux mount:mount umount:mount
+          hostname:hostname ps:procps)
 
 say() { echo "slurm_testbed: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -38,27 +59,291 @@ die() { say "$*"; exit 1; }
 addr_of() { echo "$net.$((10 + ${1#mbnode}))"; }
 netns_of() { echo "mbslurm-$1"; }
 
-# Why this machine cannot run the test cluster; nothing when it can
-cannot_start() {
+# $1 on one line, at most 300 characters
+oneline() {
+    tr '\n' ' ' <<< "$1" | sed 's/[[:space:]]\+/ /g; s/^ //; s/ $//' | cut -c 1-300
+}
+
+# --- What start changes on this machine beside its own objects ------------
+
+# As key=value lines: whether /run/netns and /etc/netns exist and /run/netns
+# is a mount point (the first ip netns add mounts it on itself)
+host_state() {
+    local run_existed=no run_mounted=no etc_existed=no
+    if [ -d /run/netns ]; then run_existed=yes; fi
+    if mountpoint -q /run/netns 2>/dev/null; then run_mounted=yes; fi
+    if [ -d /etc/netns ]; then etc_existed=yes; fi
+    echo "run_netns_existed=$run_existed"
+    echo "run_netns_mounted=$run_mounted"
+    echo "etc_netns_existed=$etc_existed"
+}
+
+# Undo what ip netns add and start did to /run/netns and /etc/netns, given
+# host_state from before: what was there stays, and so does what holds
+# anything now (another's namespace, another's file)
+restore_host_state() {
+    local state=$1 _
+    if grep -qx 'run_netns_mounted=no' <<< "$state"; then
+        for _ in 1 2 3; do
+            if ! mountpoint -q /run/netns 2>/dev/null ||
+                [ -n "$(ls -A /run/netns 2>/dev/null)" ] ||
+                ! umount -n /run/netns 2>/dev/null; then
+                break
+            fi
+        done
+    fi
+    if grep -qx 'run_netns_existed=no' <<< "$state" &&
+        ! mountpoint -q /run/netns 2>/dev/null; then
+        rmdir /run/netns 2>/dev/null || true
+    fi
+    if grep -qx 'etc_netns_existed=no' <<< "$state"; then
+        rmdir /etc/netns 2>/dev/null || true
+    fi
+}
+
+# --- What a test cluster, or a probe, leaves; one per line -----------------
+
+# Its network namespaces (the nodes', a probe's)
+our_netns() {
+    ip netns list 2>/dev/null | awk '$1 ~ /^mbslurm-/ { print $1 }' || true
+}
+
+# Its network interfaces: the bridge, the nodes' veths, a probe's
+our_links() {
+    ip -o link show 2>/dev/null |
+        awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' |
+        grep -E '^(mbslurm|vmbnode[0-9]+$)' || true
+}
+
+# Its daemons whose process ids are lost: their command lines name its
+# directory (or a probe's, beside it)
+strays() {
+    ps -eo pid=,args= 2>/dev/null | awk -v dir="$dir" '
+        { program = $2; sub(/.*\//, "", program) }
+        program ~ /^(munged|slurmctld|slurmd)$/ &&
+            (index($0, dir "/") || index($0, dir ".probe.")) { print $1 }
+    ' || true
+}
+
+leftovers() {
+    local path
+    for path in "$dir" "$dir".probe.* /etc/netns/mbslurm-*; do
+        if [ -e "$path" ]; then echo "$path"; fi
+    done
+    our_netns | sed 's/^/namespace /'
+    our_links | sed 's/^/link /'
+    strays | sed 's/^/process /'
+}
+
+# --- Preflight: why this machine cannot run the test cluster ---------------
+# Each probe does what start will do, the way start does it, on objects of
+# its own (namespace mbslurm-probe<pid>, links mbslurmb<pid> and
+# mbslurmv<pid>, directory $dir.probe.*); it prints what is missing and
+# fails, or is silent.  probe_cleanup removes whatever they made.
+
+probe_ns=mbslurm-probe$$
+probe_bridge=mbslurmb$$
+probe_veth=mbslurmv$$
+probe_dir=
+probe_munged=
+probe_state=
+
+probe_cleanup() {
+    if [ -n "$probe_munged" ]; then
+        kill "$probe_munged" 2>/dev/null || true
+        wait "$probe_munged" 2>/dev/null || true
+    fi
+    ip link del "$probe_veth" >/dev/null 2>&1 || true
+    ip link del "$probe_bridge" >/dev/null 2>&1 || true
+    if [ -e "/run/netns/$probe_ns" ]; then
+        ip netns del "$probe_ns" >/dev/null 2>&1 || true
+    fi
+    rm -rf "/etc/netns/$probe_ns"
+    if [ -n "$probe_dir" ]; then rm -rf "$probe_dir"; fi
+    if [ -n "$probe_state" ]; then restore_host_state "$probe_state"; fi
+}
+
+# "; / is not a mount point (a chroot?)" where it is not: ip -n and unshare
+# --propagation make / a slave or private mount, and cannot then
+chroot_hint() {
+    if ! mountpoint -q / 2>/dev/null; then
+        echo "; / is not a mount point (a chroot?)"
+    fi
+}
+
+probe_root() {
     if [ "$(id -u)" != 0 ]; then
         echo "needs root (namespaces, a bridge, slurmd), running as uid $(id -u)"
-        return
+        return 1
     fi
-    local program
-    for program in slurmctld slurmd sinfo sbatch munged ip unshare nsenter; do
-        if ! command -v "$program" >/dev/null 2>&1; then
-            echo "$program is missing: apt-get install slurmctld slurmd slurm-client munge iproute2 util-linux"
-            return
+}
+
+probe_programs() {
+    local entry
+    for entry in "${programs[@]}"; do
+        if ! command -v "${entry%%:*}" >/dev/null 2>&1; then
+            echo "${entry%%:*} is missing (Debian package ${entry#*:}): apt-get install --no-install-recommends slurmctld slurmd slurm-client munge iproute2"
+            return 1
         fi
     done
-    if ! ip netns add mbslurm-probe 2>/dev/null; then
-        echo "cannot create a network namespace here (ip netns add failed)"
-        return
+}
+
+probe_proc() {
+    if [ ! -r /proc/self/mountinfo ]; then
+        echo "/proc is not mounted (ip netns, nsenter and slurmd read it)"
+        return 1
     fi
-    ip netns del mbslurm-probe
-    if ! unshare --uts true 2>/dev/null; then
-        echo "cannot create a UTS namespace here (unshare --uts failed)"
+}
+
+# slurmctld's port on this machine (each slurmd has its node's own)
+probe_ports() {
+    local busy
+    busy=$(ss -Htlnp "sport = :$ctl_port" 2>/dev/null || true)
+    if [ -n "$busy" ]; then
+        echo "TCP port $ctl_port (slurmctld's) is in use: $(oneline "$busy")"
+        return 1
     fi
+}
+
+# slurmd loads its cgroup plugin whatever ProctrackType and TaskPlugin say
+# (here proctrack/linuxproc and task/affinity, which use no controller), as
+# cgroup/v1 or cgroup/v2 chosen the way this does, and stops without one
+probe_cgroups() {
+    local why="slurmd (Slurm's cgroup plugin, loaded even with proctrack/linuxproc and task/affinity) needs cgroup v2 on /sys/fs/cgroup, or v1 with the name=systemd hierarchy on /sys/fs/cgroup/systemd"
+    local root systemd
+    root=$(stat -f -c %T /sys/fs/cgroup/ 2>/dev/null || true)
+    case $root in
+        cgroup2fs) ;;
+        tmpfs)
+            systemd=$(stat -f -c %T /sys/fs/cgroup/systemd/ 2>/dev/null || true)
+            case $systemd in
+                cgroupfs) return 0 ;;
+                cgroup2fs) ;;
+                '') echo "no cgroup file system: /sys/fs/cgroup/systemd is missing; $why"
+                    return 1 ;;
+                *) echo "no cgroup file system: /sys/fs/cgroup/systemd is $systemd; $why"
+                   return 1 ;;
+            esac ;;
+        '') echo "no cgroup file system: /sys/fs/cgroup is missing; $why"
+            return 1 ;;
+        *) echo "no cgroup file system: /sys/fs/cgroup is $root; $why"
+           return 1 ;;
+    esac
+    # cgroup/v2 stops where v1 hierarchies are mounted beside v2
+    if grep -qv '^0::' /proc/self/cgroup; then
+        echo "cgroup v1 and v2 are mounted together (hybrid); slurmd's cgroup/v2 plugin refuses that (\"Hybrid mode is not supported\")"
+        return 1
+    fi
+}
+
+probe_netns() {
+    local out
+    probe_state=$(host_state)
+    if ! out=$(ip netns add "$probe_ns" 2>&1); then
+        echo "cannot create a network namespace (ip netns add: $(oneline "$out"))$(chroot_hint)"
+        return 1
+    fi
+    if ! out=$(ip -n "$probe_ns" link set lo up 2>&1) ||
+        ! out=$(ip -n "$probe_ns" addr 2>&1); then
+        echo "network namespaces are not usable with ip -n here (ip -n NS link set lo up: $(oneline "$out"))$(chroot_hint)"
+        return 1
+    fi
+}
+
+probe_links() {
+    local out used
+    used=$(ip -o -4 addr show to "$net.0/24" 2>/dev/null |
+        awk -v bridge="$bridge" '$2 != bridge { print $2, $4 }' || true)
+    if [ -n "$used" ]; then
+        echo "the test cluster's network $net.0/24 is in use here: $(oneline "$used")"
+        return 1
+    fi
+    if ! out=$(ip link add "$probe_bridge" type bridge 2>&1); then
+        echo "cannot create a bridge (ip link add type bridge: $(oneline "$out"))"
+        return 1
+    fi
+    if ! out=$(ip link add "$probe_veth" type veth peer name eth0 \
+            netns "$probe_ns" 2>&1); then
+        echo "cannot create a veth pair into a network namespace (ip link add type veth: $(oneline "$out"))"
+        return 1
+    fi
+    if ! out=$({ ip link set "$probe_veth" master "$probe_bridge" up &&
+                 ip -n "$probe_ns" addr add "$net.250/24" dev eth0 &&
+                 ip -n "$probe_ns" link set eth0 up; } 2>&1); then
+        echo "cannot put a veth on the bridge and address its peer in a network namespace ($(oneline "$out"))"
+        return 1
+    fi
+}
+
+# A node as start makes one: in the namespace with nsenter, a UTS and a
+# mount namespace of its own, its /etc/hosts from /etc/netns, its host name
+probe_node() {
+    local out
+    if ! out=$({ mkdir -p "/etc/netns/$probe_ns" &&
+                 echo "127.0.0.1 localhost" > "/etc/netns/$probe_ns/hosts"
+               } 2>&1); then
+        echo "cannot write a node's /etc/hosts in /etc/netns ($(oneline "$out"))"
+        return 1
+    fi
+    if ! out=$(nsenter --net="/run/netns/$probe_ns" \
+            unshare --uts --mount --propagation private sh -c \
+            "mount --bind /etc/netns/$probe_ns/hosts /etc/hosts && hostname mbprobe && [ \"\$(hostname)\" = mbprobe ]" \
+            2>&1 < /dev/null); then
+        echo "cannot make a node (nsenter --net, unshare --uts --mount --propagation private, mount --bind /etc/hosts, hostname: $(oneline "$out"))$(chroot_hint)"
+        return 1
+    fi
+}
+
+# munged with a key of its own, its socket in a directory beside $dir (as
+# start lays them out), answering munge | unmunge
+probe_munge() {
+    local out sock _
+    if ! out=$(mktemp -d "$dir.probe.XXXXXX" 2>&1); then
+        echo "cannot make a directory beside $dir ($(oneline "$out"))"
+        return 1
+    fi
+    probe_dir=$out
+    mkdir "$probe_dir"/{munge,key,run,log}
+    chmod 0755 "$probe_dir" "$probe_dir/munge"
+    chmod 0700 "$probe_dir/key"
+    if ! out=$(dd if=/dev/urandom of="$probe_dir/key/munge.key" bs=1024 \
+            count=1 status=none 2>&1); then
+        echo "cannot make a munge key ($(oneline "$out"))"
+        return 1
+    fi
+    chmod 0400 "$probe_dir/key/munge.key"
+    sock=$probe_dir/munge/munge.socket
+    munged --foreground --socket="$sock" \
+        --key-file="$probe_dir/key/munge.key" \
+        --pid-file="$probe_dir/run/munged.pid" \
+        --log-file="$probe_dir/log/munged.log" \
+        --seed-file="$probe_dir/key/seed" \
+        > "$probe_dir/log/munged.out" 2>&1 < /dev/null &
+    probe_munged=$!
+    for _ in $(seq 50); do
+        if munge -n --socket="$sock" 2>/dev/null |
+            unmunge --socket="$sock" >/dev/null 2>&1; then
+            return 0
+        fi
+        if ! kill -0 "$probe_munged" 2>/dev/null; then
+            echo "munged does not start: $(oneline "$(tail -n 1 "$probe_dir/log/munged.out")")"
+            return 1
+        fi
+        sleep 0.1
+    done
+    echo "munged does not answer (munge -n | unmunge) within 5 s: $(oneline "$(tail -n 1 "$probe_dir/log/munged.out")")"
+    return 1
+}
+
+# What is missing, on one line; nothing when the test cluster can start.
+# Run it in a subshell, $(cannot_start): its EXIT trap cleans up
+cannot_start() {
+    trap probe_cleanup EXIT
+    trap 'exit 1' INT TERM HUP
+    probe_root && probe_programs && probe_proc && probe_ports &&
+        probe_cgroups && probe_netns && probe_links && probe_node &&
+        probe_munge
+    return 0
 }
 
 write_conf() {
@@ -70,6 +355,8 @@ write_conf() {
 # this machine (network and UTS namespaces of their own)
 ClusterName=microbench-testbed
 SlurmctldHost=$(hostname -s)($ctl_addr)
+SlurmctldPort=$ctl_port
+SlurmdPort=$node_port
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -168,19 +455,24 @@ wait_idle() {
 }
 
 start() {
-    local why
-    why=$(cannot_start)
-    if [ -n "$why" ]; then
-        die "cannot start: $why"
-    fi
     if [ -e "$dir/slurm.conf" ]; then
         die "already set up in $dir (ci/slurm_testbed.sh status; stop first)"
     fi
-    if ip link show "$bridge" >/dev/null 2>&1 || [ -d "$dir" ]; then
+    local why
+    why=$(cannot_start)
+    if [ -n "$why" ]; then
+        say "cannot start: $why"
+        exit "$cannot_start_status"
+    fi
+    if [ -n "$(leftovers)" ]; then
         say "removing what an earlier test cluster left"
         stop_all
     fi
+    # What stop puts back as it was
+    local state
+    state=$(host_state)
     mkdir -p "$dir"/{munge,key,state,run,log} "$dir/spool/"{mbnode1,mbnode2}
+    echo "$state" > "$dir/host-state"
     # munged wants its socket's directory open to all, its key's closed
     chmod 0755 "$dir" "$dir/munge" "$dir/spool"/*
     chmod 0700 "$dir/key"
@@ -210,25 +502,33 @@ start() {
     echo "export SLURM_CONF=$SLURM_CONF"
 }
 
-# Stop every process we started and every process left in the nodes'
-# namespaces; remove the namespaces, the bridge and the directory
-stop_all() {
-    local pidfile pid ns node
-    for node in "${nodes[@]}"; do
-        ns=$(netns_of "$node")
-        if ip netns list 2>/dev/null | grep -qw "$ns"; then
-            for pid in $(ip netns pids "$ns" 2>/dev/null); do
-                kill "$pid" 2>/dev/null || true
-            done
-        fi
-    done
+# Process ids still alive: ours, any in the nodes' namespaces, our strays
+alive() {
+    local pidfile pid ns
     for pidfile in "$dir"/run/*.spawned; do
         [ -e "$pidfile" ] || continue
-        kill "$(cat "$pidfile")" 2>/dev/null || true
+        pid=$(cat "$pidfile")
+        if kill -0 "$pid" 2>/dev/null; then
+            echo "$pid"
+        fi
+    done
+    for ns in $(our_netns); do
+        ip netns pids "$ns" 2>/dev/null || true
+    done
+    strays
+}
+
+# Stop every process we started and every process left in the nodes'
+# namespaces; remove the namespaces, the links, the nodes' /etc/netns, the
+# /run/netns mount and /etc/netns where start made them, the directory
+stop_all() {
+    local pid ns link _
+    for pid in $(alive); do
+        kill "$pid" 2>/dev/null || true
     done
     # Give them 10 s, then SIGKILL what is left
     for _ in $(seq 10); do
-        if ! alive >/dev/null; then
+        if [ -z "$(alive)" ]; then
             break
         fi
         sleep 1
@@ -236,34 +536,23 @@ stop_all() {
     for pid in $(alive); do
         kill -KILL "$pid" 2>/dev/null || true
     done
-    for node in "${nodes[@]}"; do
-        ns=$(netns_of "$node")
-        ip netns del "$ns" 2>/dev/null || true
-        rm -rf "/etc/netns/$ns"
-    done
-    ip link del "$bridge" 2>/dev/null || true
-    rm -rf "$dir"
-}
-
-# Process ids still alive: ours and any in the nodes' namespaces
-alive() {
-    local pidfile pid ns node found=1
-    for pidfile in "$dir"/run/*.spawned; do
-        [ -e "$pidfile" ] || continue
-        pid=$(cat "$pidfile")
-        if kill -0 "$pid" 2>/dev/null; then
-            echo "$pid"
-            found=0
+    for _ in $(seq 20); do
+        if [ -z "$(alive)" ]; then
+            break
         fi
+        sleep 0.1
     done
-    for node in "${nodes[@]}"; do
-        ns=$(netns_of "$node")
-        for pid in $(ip netns pids "$ns" 2>/dev/null); do
-            echo "$pid"
-            found=0
-        done
+    for ns in $(our_netns); do
+        ip netns del "$ns" 2>/dev/null || true
     done
-    return $found
+    for link in $(our_links); do
+        ip link del "$link" 2>/dev/null || true
+    done
+    rm -rf /etc/netns/mbslurm-*
+    if [ -e "$dir/host-state" ]; then
+        restore_host_state "$(cat "$dir/host-state")"
+    fi
+    rm -rf "$dir" "$dir".probe.*
 }
 
 status() {
@@ -286,12 +575,16 @@ status() {
 case ${1:-} in
     start) start ;;
     stop)
-        if [ ! -d "$dir" ] && ! ip link show "$bridge" >/dev/null 2>&1; then
+        if [ -z "$(leftovers)" ]; then
             say "nothing to stop"
-        else
-            stop_all
-            say "stopped; nothing left"
+            exit 0
         fi
+        stop_all
+        left=$(leftovers)
+        if [ -n "$left" ]; then
+            die "stopped, but left: $(oneline "$left")"
+        fi
+        say "stopped; nothing left"
         ;;
     status) status ;;
     env)

@@ -4,7 +4,8 @@ Pitfall catalogue S1, S2; "Keeping It Real" (PDSW 2020) sections II-D and
 II-E; Nolte et al., "Understanding Storage Performance using Benchmarking"
 (GWDG).
 
-elbencho writes, then reads, a file per host with many threads.  Buffered
+elbencho writes, then reads, one file with many threads (on several
+nodes, the threads of every host share it).  Buffered
 (its default) both go through the page cache: the read comes back from
 memory.  ``--direct`` is O_DIRECT.  ``--preallocfile`` reserves the file with
 posix_fallocate() first, hiding the block allocation a growing file pays.  On

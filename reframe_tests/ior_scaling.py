@@ -13,15 +13,27 @@ in 1, 2, 4, ... ``max_nodes`` times tasks per node in 1, 2, 4, ...
 and read, the peak and the number of tasks after which the median never grew
 by more than ``growth_percent``.  A read on one node comes from its page
 cache (``-C`` cannot help there): only multi-node points count for read.
+
+Samples and the Darshan witness of every point run one command, IOR's easy
+shape with ``-C -Q 1 -e`` (:func:`microbench.tools.ior.command.build`, as
+``ior_page_cache``'s ``easy.reorder_fsync``): ``-Q`` counts nodes in IOR 4,
+so every task reads what a task of the next node wrote.  The witness (DXT)
+says whose data every read got: a multi-node point whose reads Darshan saw
+come from the reading node, or whose nodes share one kernel (one page
+cache), reports its read as a cache figure, ``read_cache_n<N>_t<T>_*``,
+left out of the read peak and saturation, the note saying why.
 '''
 
 import reframe as rfm
 import reframe.utility.sanity as sn
 from reframe.core.builtins import run_after, sanity_function, variable
+from reframe.core.exceptions import SanityError
 
 from microbench.units import STATISTICS, figure_name
-from microbench.tools.ior import IorRounds, sustained
-from microbench.suite.rounds import SCRATCH
+from microbench.tools.ior import (IorRounds, judge_witness, local_share,
+                                  sustained, witness_logs)
+from microbench.suite import mpi
+from microbench.suite.output import OutputError
 from microbench.suite.stats import Samples, saturation
 
 
@@ -77,6 +89,7 @@ class ior_scaling(IorRounds):
         self.points = [(n, t) for n in powers_of_two(self.nodes())
                        for t in powers_of_two(self.max_tasks_per_node)]
         self.variants = tuple(f'n{n}.t{t}' for n, t in self.points)
+        self.read_cached = {}
         self.perf_variables = {}
         for n, t in self.points:
             for op in ('write', 'read') if n > 1 else ('write',):
@@ -94,25 +107,19 @@ class ior_scaling(IorRounds):
                 self._summary, unit, name
             )
 
-    def variant_command(self, variant):
+    def point(self, variant):
+        # IOR easy under IO500's rules (-C -Q 1 -e), samples and Darshan
+        # witness alike, from the one builder of every IOR check
         n, t = (int(x[1:]) for x in variant.split('.'))
-        return self.ranks(
-            self.ior(), '-w', '-r', '-o', f'{SCRATCH}/testfile',
-            *self.shape_options('easy'), '-D', str(self.deadline_s),
-            '-O', 'stoneWallingWearOut=1', '-e', '-C', '-Q', str(t),
-            '-O', 'summaryFormat=JSON', '-O', 'summaryFile=ior.json',
-            nodes=n, per_node=t
-        )
-
-    def defence_options(self, defence):
-        return []
+        return 'easy', 'reorder_fsync', n, t
 
     @sanity_function
     def validate_sweep(self):
         self.collect_records()
         self.figures_by_point, version = {}, ''
+        self.read_cached, seen, logs = {}, [], []
         for variant, (n, t) in zip(self.variants, self.points):
-            self.variant_records(variant, self)
+            recs = self.variant_records(variant, self)
             runs = self.runs(variant)
             sustained(runs)
             version = runs[0].version
@@ -120,14 +127,77 @@ class ior_scaling(IorRounds):
                 op: Samples([r.mib_s[op] for r in runs], 'MiB/s')
                 for op in ('write', 'read')
             }
+            said, local, kept = self.judge_reads(variant, recs)
+            seen.append(f'{variant}: {said}')
+            logs += kept
+            shared = mpi.shared_cache(self, n, n * t)
+            if n > 1 and shared:
+                self.read_cached[(n, t)] = shared
+            elif n > 1 and local:
+                self.read_cached[(n, t)] = (
+                    f'Darshan saw {100 * local:.1f} % of the bytes read come '
+                    f'from data written on the reading node, not another')
 
+        # one line where no point's witness ran, for the same reason
+        plain = {said.split(': ', 1)[1] for said in seen}
+        self.darshan_witness = (plain.pop() if len(plain) == 1 and next(
+            iter(plain)).startswith('not run') else '; '.join(seen))
+        self.darshan_logs = ' '.join(logs)
         self.tool_version = f'IOR {version}; {self.tool_version}'
         self.command_line = ' ; '.join(self.records.get('command', []))
         if self.nodes() == 1:
             self.note = ('one node: every read comes back from the page '
                          'cache (-C cannot help), so only writes are reported')
 
+        self.demote_reads()
         return True
+
+    def judge_reads(self, variant, recs):
+        '''(what the Darshan witness of ``variant`` saw of its reads, the
+        share of the bytes read that came from the reading node or None
+        where it did not run, its logs).  Its accesses must be the
+        transfer size and every writing rank must have fsynced (-e).'''
+        try:
+            seen = witness_logs(self, variant, recs)
+            if isinstance(seen, str):
+                return seen, None, []
+
+            frame, logs = seen
+            said, origins = judge_witness(self, variant, frame, logs)
+        except (OutputError, SanityError) as err:
+            raise SanityError(
+                f'{self.display_name}: the Darshan witness of {variant}: '
+                f'{self.darshan_log_dir(variant)}: {err}; command: '
+                f'{recs.get("darshan", ["?"])[0]}') from None
+
+        return (said, local_share(origins),
+                [self.kept_path(log) for log in sorted(set(frame['log']))])
+
+    def demote_reads(self):
+        '''Report the read of every point of :attr:`read_cached` as a cache
+        figure, left out of the read peak and saturation; say why.'''
+        if not self.read_cached:
+            return
+
+        for (n, t) in self.read_cached:
+            for stat in STATISTICS:
+                del self.perf_variables[figure_name(f'read_n{n}_t{t}', stat,
+                                                    'MiB/s')]
+                name = figure_name(f'read_cache_n{n}_t{t}', stat, 'MiB/s')
+                self.perf_variables[name] = sn.make_performance_function(
+                    self._point, 'MiB/s', 'read', n, t, stat
+                )
+
+        if not self._series('read'):
+            for name in self.summary_figures:
+                if name.startswith('read'):
+                    self.perf_variables.pop(name, None)
+
+        why = '; '.join(f'n{n}.t{t}: {reason}'
+                        for (n, t), reason in self.read_cached.items())
+        self.note = (f'reads of another node\'s data that came from a page '
+                     f'cache are cache figures (read_cache_*), not counted in '
+                     f'the read peak or saturation: {why}')
 
     def _point(self, op, n, t, stat):
         return getattr(self.figures_by_point[(n, t)][op], stat)
@@ -137,7 +207,8 @@ class ior_scaling(IorRounds):
         order of growing tasks (fewer nodes first).'''
         points = sorted((n * t, n, figures[op].median)
                         for (n, t), figures in self.figures_by_point.items()
-                        if op == 'write' or n > 1)
+                        if op == 'write' or n > 1
+                        and (n, t) not in self.read_cached)
         return [(tasks, median) for tasks, _, median in points]
 
     def _summary(self, name):

@@ -5,8 +5,11 @@ Pitfall catalogue S4; IO500's mdtest rules; Kuhn, "Performance Analysis"
 
 mdtest creates files, then stats, reads and removes them.  By default a task
 stats the files it just created: the client's metadata cache answers, not the
-servers.  ``-N <tasks per node>`` hands every task the files of a task on the
-next node.  IO500's easy shape gives every task a directory of its own;
+servers.  ``-N 1``, which mdtest multiplies by the tasks per node when they
+are placed node by node, hands every task the files of a task on the next
+node to stat (mdtest reads at twice the stride: on two nodes a task reads
+its own node's files again, and that read rate is reported as a cache
+figure).  IO500's easy shape gives every task a directory of its own;
 its hard shape puts every file in one shared directory, where the servers
 serialise creates.  With every task on one node the stride cannot help: the
 stat and read rates are then reported as cache figures, saying why.
@@ -38,7 +41,8 @@ class mdtest_metadata(MdtestVariantCheck):
     #: directory, 3901-byte files).
     shape = parameter(SHAPES)
 
-    #: ``none`` (mdtest's default) or ``node`` (``-N <tasks per node>``).
+    #: ``none`` (mdtest's default) or ``node`` (``-N 1``, which mdtest
+    #: multiplies by the tasks per node).
     stride = parameter(STRIDES)
 
     knob = ('shape', 'stride')

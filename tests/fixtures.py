@@ -28,3 +28,24 @@ def section(name, title):
             out.append(line)
 
     return ''.join(out)
+
+
+def command(name):
+    '''The command line saved in the ``# cmd:`` line of output ``name``.'''
+    with open(path(name)) as fp:
+        first = fp.readline()
+
+    assert first.startswith('# cmd: '), f'{name} has no "# cmd:" line'
+    return first[len('# cmd: '):].strip()
+
+
+def fio_options(name):
+    '''The job options of the fio run that wrote ``name`` (its saved
+    command line), as the suite's checks give them: flags are None.'''
+    options = {}
+    for word in command(name).split()[1:]:
+        key, sep, value = word.removeprefix('--').partition('=')
+        if key not in ('output-format', 'output'):
+            options[key] = value if sep else None
+
+    return options

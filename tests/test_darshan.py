@@ -13,15 +13,22 @@ import shutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reframe.core.exceptions import SanityError
 
 import fixtures
 from microbench.suite import darshan
 from microbench.suite.output import OutputError
+from microbench.tools import ior
+from microbench.tools.ior import command as ior_command
 
 FIO_JOB = 'darshan/fio-nonmpi-jobproc1.darshan'
 FIO_PARENT = 'darshan/fio-nonmpi-parent.darshan'
 IOR = 'darshan/ior-np2-posix-mpi.darshan'
 IOR_DXT = 'darshan/ior-hard-reorder-dxt.darshan'
+#: IOR's easy shape with -C -e on 2 nodes x 2 tasks of the Slurm test
+#: cluster (tests/data/ior/README.md): -Q 1, and the sweep's old -Q 2
+IOR_Q1 = 'ior/darshan-n2-t2-Q1.darshan'
+IOR_Q2 = 'ior/darshan-n2-t2-Q2.darshan'
 
 _ROW = re.compile(r'^POSIX\t(-?\d+)\t(\d+)\t(POSIX_\w+)\t(\S+)\t')
 
@@ -96,6 +103,83 @@ def test_reads_of_a_reordered_ior_on_one_node(tmp_path):
     assert origins['same rank'] > 0
     assert origins['other node'] == origins['same node'] == 0
     assert origins['unwritten'] == 0
+
+
+def _scratch(logs):
+    return os.path.dirname(darshan.job_logs(logs)[0]['dxt'][0]['file'])
+
+
+class _SweepPoint:
+    '''What the witness judgement asks of a rounds fixture: the point's
+    command (n2.t2 of ior_scaling) and the scratch.'''
+
+    def __init__(self, scratch):
+        self.scratch = scratch
+
+    def ior_command(self, variant):
+        return ior_command.build(
+            'ior', ior_command.shape_options('easy', '16g', 1),
+            ior_command.DEFENCES['reorder_fsync'], 1, 2, 2)
+
+
+def _ior_logs(tmp_path, name):
+    shutil.copy(fixtures.path(name), tmp_path / os.path.basename(name))
+    return darshan.read_logs(str(tmp_path))
+
+
+def test_reads_of_a_reordered_ior_on_two_nodes(tmp_path):
+    # -C -Q 1 on 2 nodes x 2 tasks: every read gets another node's data
+    logs = _ior_logs(tmp_path, IOR_Q1)
+    scratch = _scratch(logs)
+    assert {rec['hostname'] for rec in logs[0]['dxt']} == {'mbnode1',
+                                                           'mbnode2'}
+    origins = darshan.read_origins(logs, scratch)
+    assert origins['other node'] > 0
+    assert origins['same rank'] == origins['same node'] == 0
+    assert origins['unwritten'] == 0
+    # Each rank's record of a file it only read has no write segment
+    assert any(not rec['write'] for rec in logs[0]['dxt'])
+    frame = darshan.files(logs, scratch)
+    said, origins = ior.judge_witness(_SweepPoint(scratch), 'n2.t2', frame,
+                                      logs)
+    assert said == 'reads got data written by other node 100.0 %'
+    assert ior.local_share(origins) == 0
+
+
+def test_the_sweep_s_old_q_read_every_task_s_own_data(tmp_path):
+    # -Q <tasks per node> (2): IOR 4 multiplies it by the tasks of node 0,
+    # 4 tasks away of 4 is every task's own data
+    logs = _ior_logs(tmp_path, IOR_Q2)
+    scratch = _scratch(logs)
+    origins = darshan.read_origins(logs, scratch)
+    assert origins['same rank'] == sum(origins.values()) > 0
+    frame = darshan.files(logs, scratch)
+    said, origins = ior.judge_witness(_SweepPoint(scratch), 'n2.t2', frame,
+                                      logs)
+    assert said == 'reads got data written by same rank 100.0 %'
+    assert ior.local_share(origins) == 1
+
+
+def test_the_witness_judgement_holds_the_command(tmp_path):
+    '''The witness's accesses are the transfer size the command asked.'''
+    logs = _ior_logs(tmp_path, IOR_Q1)
+    scratch = _scratch(logs)
+
+    class Hard(_SweepPoint):
+        def ior_command(self, variant):
+            return ior_command.build(
+                'ior', ior_command.shape_options('hard', '16g', 10),
+                (), 1, 2, 2)
+
+    with pytest.raises(SanityError, match='not every access of the '
+                                         '47008-byte transfer size'):
+        ior.judge_witness(Hard(scratch), 'x', darshan.files(logs, scratch),
+                          logs)
+
+
+def test_the_suite_reads_one_sided_dxt_records(tmp_path):
+    shutil.copy(fixtures.path(IOR_Q1), tmp_path)
+    assert darshan.read_logs(str(tmp_path))
 
 
 def test_no_log_and_partial_log(tmp_path):

@@ -220,7 +220,7 @@ def test_ior_and_mdtest_ranks_on_two_nodes(dry_run):
     assert not any('LD_PRELOAD' in c for c in ior['commands'].values())
     mdtest = settings(found['mdtest_metadata'][0])
     assert mdtest['commands']['hard.node'] == (
-        f'{ranks} mdtest -F -n 10000 -d $scratch/mdtest -w 3901 -e 3901 -N 2')
+        f'{ranks} mdtest -F -n 10000 -d $scratch/mdtest -w 3901 -e 3901 -N 1')
     sweep = settings(scripts(stage, 'ior_scaling')[0])
     assert 'n4.t16' in sweep['commands']
 

@@ -99,13 +99,14 @@ def test_mdtest_metadata(tmp_path):
                     'mdtest_metadata %shape=hard %stride=node']
     assert {'create_median_ops_s', 'stat_cache_median_ops_s',
             'read_cache_median_ops_s'} <= set(strided['perf_var'])
-    assert '-N 2' in strided['command_line'].iloc[0]
+    assert '-N 1' in strided['command_line'].iloc[0]
     assert os.listdir(tmp_path / 'scratch') == []
 
 
 @needs_ior
 def test_ior_scaling(tmp_path):
-    proc = run(tmp_path, '-n', 'ior_scaling', '-S', f'ior_bindir={IOR_BINDIR}')
+    proc = run(tmp_path, '-n', 'ior_scaling', '-S', f'ior_bindir={IOR_BINDIR}',
+               *suite.darshan_option())
     assert proc.returncode == 0, proc.stdout[-3000:]
     frame = perflog.load(str(tmp_path / 'perflogs'))
     peak = suite.figure(frame, 'ior_scaling', 'write_peak_mib_s')
@@ -116,6 +117,22 @@ def test_ior_scaling(tmp_path):
     assert suite.figure(frame, 'ior_scaling',
                   'write_saturation_tasks')['perf_value'] in (1, 2)
     assert 'only writes are reported' in peak['note']
+    # Every point is IOR easy under IO500's rules, from the one builder:
+    # -C -Q 1 -e, never -Q <tasks per node>
+    commands = peak['command_line'].split(' ; ')
+    assert len(commands) == 2
+    for command in commands:
+        assert ' -F -t 1m -b 16g -s 1 -D 2 -O stoneWallingWearOut=1 -C -Q 1 ' \
+            '-e -O summaryFormat=JSON -O summaryFile=ior.json' in command
+    if suite.DARSHAN:
+        # The witness runs the sweep's easy shape at every point; on one
+        # node every rank reads back its own data, as Darshan's DXT says
+        witness = peak['darshan_witness']
+        for point in ('n1.t1', 'n1.t2'):
+            assert (f'{point}: reads got data written by same rank '
+                    f'100.0 %') in witness
+        assert len(peak['darshan_logs'].split()) == 2
+    assert os.listdir(tmp_path / 'scratch') == []
 
 
 @needs_ior
@@ -163,7 +180,16 @@ def test_elbencho_storage(tmp_path):
                           'elbencho_storage %io=direct %allocation=prealloc',
                           'write_median_mib_s')
     assert '--direct --preallocfile --cores 0' in direct['command_line']
-    assert direct['witness'] == 'threads bound to cores 0'
+    # elbencho's results say what the variant claims: O_DIRECT or not
+    assert direct['witness'] == (
+        'direct_io true in the results of all 3 samples: O_DIRECT, as the '
+        'variant claims; threads bound to cores 0')
+    buffered = suite.figure(frame,
+                            'elbencho_storage %io=buffered %allocation=grow',
+                            'write_median_mib_s')
+    assert buffered['witness'] == (
+        'direct_io false in the results of all 3 samples: buffered I/O, as '
+        'the variant claims; threads bound to cores 0')
     assert direct['tool_version'].startswith('elbencho 3.')
     gap = suite.figure(frame, 'elbencho_storage_gap',
                        'read_buffered_over_direct')

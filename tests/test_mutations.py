@@ -33,390 +33,26 @@ more examples.  Known library bugs are ``xfail(strict=True)``: when one is
 fixed, its test passes, fails as XPASS, and its mark must go.
 '''
 
+
 import functools
-import json
 import os
 import re
 import tempfile
-from dataclasses import dataclass, field
-from typing import Callable
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import given, note
 from hypothesis import strategies as st
 
 from microbench.tools import elbencho, fabtests, fio, ior, mdtest, osu
 from microbench.suite import output, samples, strace
 from microbench.suite.output import OutputError
 
+from catalogue import (CASES, READERS, REJECTED, SAMPLED, VARIANT,
+                       assert_holds, expected, keep, parsed, sampled)
 from fixtures import section, text
-
-settings.register_profile(
-    'mutations', max_examples=100, deadline=None, derandomize=True,
-    database=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile(
-    'mutations-long', max_examples=1000, deadline=None, derandomize=True,
-    database=None, suppress_health_check=[HealthCheck.too_slow])
-MUTATIONS = settings.get_profile(
-    os.environ.get('MUTATIONS_PROFILE', 'mutations'))
-
-#: The variant every sample of these tests belongs to
-VARIANT = 'v'
-
-
-# --- The catalogue of real outputs ------------------------------------------
-
-@dataclass(frozen=True)
-class Case:
-    '''One real output, its parser, and how a sample keeps it.'''
-
-    id: str
-    #: the output as the tool wrote it
-    data: bytes
-    #: 'json' (one document), 'jsonl' (one per line) or 'lines'
-    kind: str
-    #: text -> the run (or what the parser returns)
-    parse: Callable
-    #: run -> its figures
-    figures_of: Callable = lambda run: run.figures
-    #: the name a sample keeps this output as, and its other files
-    kept: str = None
-    others: dict = field(default_factory=dict)
-    #: read_sample(sample) of the tool
-    read_sample: Callable = None
-    #: the case whose figures a sample gives, if not this one (a sample
-    #: gives its client's figures, not its server's)
-    sample_gives: str = None
-
-    def figures(self, text):
-        return self.figures_of(self.parse(text))
-
-
-def _osu_parse(size, text):
-    run = osu.parse(text)
-    name, value, _ = osu.figure(run, size)
-    return osu.OsuSample(run, {name: value})
-
-
-def _fabtests_figures(run):
-    '''The figures the suite reports of a fabtests run: its row's, and a
-    timed run's CPU use (its user and system seconds are no figures: either
-    may truly be 0)'''
-    cpu = {'cpu_percent': run.usage['cpu_percent']} \
-        if 'cpu_percent' in run.usage else {}
-    return {**run.figures, **cpu}
-
-
-def _catalogue():
-    cases = []
-    for name in ('fio/logwrite-libaio-qd16-direct-sync-1g-fallocate_default'
-                 '.json',
-                 'fio/logwrite-libaio-qd16-direct-sync-1g-fallocate_none.json',
-                 'fio/seqwrite-16j-32k-buffered.json',
-                 'fio/seqwrite-16j-32k-odirect.json'):
-        cases.append(Case(name, text(name).encode(), 'json', fio.parse,
-                          kept='fio.json', others={'stderr.txt': b''},
-                          read_sample=fio.read_sample))
-
-    # The witness's summaries (-e trace=fallocate,execve)
-    for name in ('strace/strace-fallocate-execve-default.txt',
-                 'strace/strace-fallocate-execve-none.txt',
-                 'strace/strace-fallocate-ramfs-failed.txt'):
-        cases.append(Case(name, text(name).encode(), 'lines',
-                          functools.partial(strace.parse_summary,
-                                            syscall='fallocate'),
-                          lambda calls: calls))
-
-    for name in ('ior/basic-F.summary.json',
-                 'ior/easy-stonewalled.summary.json',
-                 'ior/easy-ended-before-stonewall.summary.json',
-                 'ior/ior-np2-F-json.json'):
-        cases.append(Case(name, text(name).encode(), 'json',
-                          ior.parse_summary, kept='ior.json',
-                          others={'ior.out': b'', 'stderr.txt': b''},
-                          read_sample=ior.read_sample))
-
-    for name in ('mdtest/n200.txt', 'mdtest/n200-F.txt', 'mdtest/n200-N1.txt',
-                 'mdtest/mdtest-np2-n100.txt'):
-        cases.append(Case(name, text(name).encode(), 'lines', mdtest.parse,
-                          kept='mdtest.out', others={'stderr.txt': b''},
-                          read_sample=mdtest.read_sample))
-
-    # Every OSU output at 32 KiB, the suite's message size
-    for name in ('osu/osu_bw-7.2-default.txt',
-                 'osu/osu_latency-7.2-default.txt',
-                 'osu/osu_bw-5.6.1-default.txt', 'osu/osu-7.2-bw.out',
-                 'osu/osu-5.6.3-bw.out', 'osu/osu-5.6.3-latency.out'):
-        cases.append(Case(name, text(name).encode(), 'lines',
-                          functools.partial(_osu_parse, 32768),
-                          kept='osu.out', others={'stderr.txt': b''},
-                          read_sample=functools.partial(osu.read_sample,
-                                                        size=32768)))
-
-    # fabtests: a client under time -v with its server, and a server (the
-    # sample keeps the matching client); fi_msg_bw's default sweep has no
-    # 32 KiB row, its 64 KiB row is used.  The .client.out files ran
-    # without time -v: no sample path (read_sample wants time -v)
-    for name, size in (('fabtests/fi_msg_pingpong-tcp-S100-c_fd.txt', 100),
-                       ('fabtests/fi_msg_pingpong-tcp-S100-default.txt', 100),
-                       ('fabtests/fi_msg_bw-tcp-default.txt', 65536)):
-        client = section(name, 'client output').encode()
-        server = section(name, 'server output').encode()
-        sample = functools.partial(fabtests.read_sample, size=size)
-        parse = functools.partial(fabtests.parse, size=size, timed=True)
-        cases.append(Case(f'{name}:client', client, 'lines', parse,
-                          _fabtests_figures, kept='client.out',
-                          others={'server.out': server}, read_sample=sample))
-        if name.endswith('c_fd.txt'):
-            cases.append(Case(f'{name}:server', server, 'lines', parse,
-                              _fabtests_figures, kept='server.out',
-                              others={'client.out': client},
-                              read_sample=sample,
-                              sample_gives=f'{name}:client'))
-
-    for name, size in (('fabtests/bw_32k.client.out', 32768),
-                       ('fabtests/pingpong_sread.client.out', 100)):
-        cases.append(Case(name, text(name).encode(), 'lines',
-                          functools.partial(fabtests.parse, size=size,
-                                            timed=False), _fabtests_figures))
-
-    for name in ('elbencho/buffered_allfiles.res.json',
-                 'elbencho/direct.res.json', 'elbencho/preallocfile.res.json',
-                 'elbencho/service_client_write_allfiles.res.json',
-                 'elbencho/elbencho-t2-1g-buffered-jsonfile.json'):
-        cases.append(Case(name, text(name).encode(), 'jsonl', elbencho.parse,
-                          kept='elbencho.json',
-                          others={'elbencho.out': b'', 'stderr.txt': b''},
-                          read_sample=elbencho.read_sample))
-
-    return {case.id: case for case in cases}
-
-
-CASES = _catalogue()
-SAMPLED = {i: case for i, case in CASES.items() if case.read_sample}
-
-
-@functools.cache
-def expected(case_id, reader='parse'):
-    '''The figures of the real output, or of the sample it is kept in.'''
-    case = CASES[case_id]
-    if reader == 'sample' and case.sample_gives:
-        return expected(case.sample_gives)
-
-    return case.figures(case.data.decode())
-
-
-# --- Reading a mutated output on both paths ---------------------------------
-
-#: What a reader returns for an output it rejected
-REJECTED = 'rejected'
-
-
-def parsed(case, data):
-    '''The figures of ``data`` (bytes) through the parser, or REJECTED.'''
-    try:
-        return case.figures(output.decode(data))
-    except OutputError:
-        return REJECTED
-
-
-def keep(directory, files):
-    '''Keep ``files`` (name -> bytes) as sample 1's, as a rounds job does;
-    their paths.'''
-    paths = set()
-    for name, content in files.items():
-        path = os.path.join(directory, samples.kept_name(name, VARIANT, 1))
-        with open(path, 'wb') as fp:
-            fp.write(content)
-
-        paths.add(path)
-
-    return paths
-
-
-def sampled(case, data):
-    '''The figures of ``data`` kept as the output of sample 1, through
-    read_runs, or REJECTED; a rejection must name sample 1 and one of its
-    files.'''
-    with tempfile.TemporaryDirectory() as directory:
-        paths = keep(directory, {**case.others, case.kept: data})
-        try:
-            runs = samples.read_runs(directory, VARIANT, 1, case.read_sample)
-        except samples.SampleError as err:
-            assert err.number == 1, err
-            assert err.file in paths, err
-            return REJECTED
-
-    assert len(runs) == 1
-    return case.figures_of(runs[0])
-
-
-READERS = {'parse': parsed, 'sample': sampled}
-
-
-def assert_holds(case, data, how, reader='parse'):
-    '''The property: the real figures, or a rejection.'''
-    got = READERS[reader](case, data)
-    want = expected(case.id, reader)
-    assert got == REJECTED or got == want, (
-        f'{case.id}, {how}: {got!r}, not {want!r}')
-
-
-# --- Mutations ---------------------------------------------------------------
-# Each takes hypothesis' draw and the output (bytes) and returns (what it
-# did, the mutated bytes).
-
-_CONTROL = bytes([*range(0x00, 0x09), 0x0b, 0x0c, *range(0x0e, 0x20)])
-_LETTERS = bytes(c for c in b'ghijklmnopqrstuvwxyzGHIJKLMNOPQRSTUVWXYZ'
-                 if c not in b'eE')
-#: Bytes that cannot silently form another valid number
-GARBAGE = bytes(range(0x80, 0x100)) + _CONTROL + _LETTERS + \
-    b'@#!?*&^%$~|<>;"{}[]'
-
-_NUMBER = re.compile(rb'\d+(\.\d+)?')
-
-#: class -> what may replace a number (``{n}``: the number itself)
-REPLACEMENTS = {
-    'nonfinite': [b'NaN', b'nan', b'inf', b'-inf', b'Infinity',
-                  b'-Infinity'],
-    'negative': [b'-{n}', b'-1'],
-    'zero': [b'0'],
-    'non-number': [b'abc'],
-}
-
-
-def cut(draw, data):
-    # A cut to nothing is a test of its own (test_cut_to_nothing)
-    at = draw(st.integers(1, len(data) - 1))
-    return f'cut at byte {at} ({data[at - 20:at]!r})', data[:at]
-
-
-def garbage(draw, data):
-    at = draw(st.integers(0, len(data) - 1))
-    byte = draw(st.sampled_from([b for b in GARBAGE if b != data[at]]))
-    new = data[:at] + bytes([byte]) + data[at + 1:]
-    return (f'byte {at} {data[at:at + 1]!r} -> {bytes([byte])!r} in '
-            f'{new[max(0, at - 30):at + 30]!r}'), new
-
-
-def non_utf8(draw, data):
-    at = draw(st.integers(0, len(data)))
-    byte = bytes([draw(st.integers(0x80, 0xff))])
-    if at < len(data) and draw(st.booleans()):
-        return f'byte {at} -> {byte!r}', data[:at] + byte + data[at + 1:]
-
-    return f'{byte!r} inserted at {at}', data[:at] + byte + data[at:]
-
-
-def _lines(data):
-    return data.splitlines(keepends=True)
-
-
-def dup_line(draw, data):
-    lines = _lines(data)
-    i = draw(st.integers(0, len(lines) - 1))
-    return (f'line {i} {lines[i]!r} twice',
-            b''.join(lines[:i + 1] + lines[i:]))
-
-
-def drop_line(draw, data):
-    lines = _lines(data)
-    i = draw(st.integers(0, len(lines) - 1))
-    return (f'line {i} {lines[i]!r} dropped',
-            b''.join(lines[:i] + lines[i + 1:]))
-
-
-class Pairs(list):
-    '''A JSON object as its (key, value) pairs: order and duplicates kept.'''
-
-
-def load_pairs(data):
-    return json.loads(data, object_pairs_hook=Pairs)
-
-
-def dump_pairs(node):
-    if isinstance(node, Pairs):
-        return '{' + ', '.join(f'{json.dumps(k)}: {dump_pairs(v)}'
-                               for k, v in node) + '}'
-
-    if isinstance(node, list):
-        return '[' + ', '.join(map(dump_pairs, node)) + ']'
-
-    return json.dumps(node)
-
-
-def _objects(node, depth=0):
-    '''(depth, object) of every non-empty object in ``node``.'''
-    if isinstance(node, Pairs):
-        if node:
-            yield depth, node
-
-        for _, value in node:
-            yield from _objects(value, depth + 1)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _objects(value, depth + 1)
-
-
-def _member(draw, data, kind, change):
-    '''``change(draw, object)`` on one object at a drawn depth, in the
-    document (json) or one line of it (jsonl).'''
-    lines = _lines(data) if kind == 'jsonl' else [data]
-    i = draw(st.integers(0, len(lines) - 1))
-    tree = load_pairs(lines[i])
-    found = list(_objects(tree))
-    depth = draw(st.sampled_from(sorted({d for d, _ in found})))
-    obj = draw(st.sampled_from([o for d, o in found if d == depth]))
-    what = change(draw, obj)
-    lines[i] = dump_pairs(tree).encode() + (b'\n' if kind == 'jsonl' else b'')
-    return f'line {i}: {what} at depth {depth}', b''.join(lines)
-
-
-def _dup(draw, obj):
-    j = draw(st.integers(0, len(obj) - 1))
-    obj.insert(j + 1, obj[j])
-    return f'member {obj[j][0]!r} twice'
-
-
-def _drop(draw, obj):
-    j = draw(st.integers(0, len(obj) - 1))
-    return f'member {obj.pop(j)[0]!r} dropped'
-
-
-def dup_member(draw, data, kind):
-    return _member(draw, data, kind, _dup)
-
-
-def drop_member(draw, data, kind):
-    return _member(draw, data, kind, _drop)
-
-
-def number(replacements):
-    def replace(draw, data):
-        matches = list(_NUMBER.finditer(data))
-        m = draw(st.sampled_from(matches))
-        new = draw(st.sampled_from(replacements)).replace(b'{n}', m[0])
-        start, end = m.span()
-        return (f'number {m[0]!r} at {start} -> {new!r} in '
-                f'{data[max(0, start - 30):end + 10]!r}'), \
-            data[:start] + new + data[end:]
-
-    return replace
-
-
-MUTATIONS_OF_ANY = {
-    'cut': cut, 'garbage': garbage, 'non-utf8': non_utf8,
-    'dup-line': dup_line, 'drop-line': drop_line,
-    **{f'number-{name}': number(r) for name, r in REPLACEMENTS.items()},
-}
-MUTATIONS_OF_JSON = {'dup-member': dup_member, 'drop-member': drop_member}
-
-
-def mutate(draw, case, mutation):
-    if mutation in MUTATIONS_OF_JSON:
-        return MUTATIONS_OF_JSON[mutation](draw, case.data, case.kind)
-
-    return MUTATIONS_OF_ANY[mutation](draw, case.data)
+from mutations import (MUTATIONS, MUTATIONS_OF_ANY, MUTATIONS_OF_JSON,
+                       _NUMBER, _lines, dump_pairs, json_prefix,
+                       load_pairs, mutate)
 
 
 # --- Known bugs ------------------------------------------------------------
@@ -488,7 +124,8 @@ def test_the_json_mutations_keep_what_they_do_not_change():
     # Written back without a change, every JSON output gives its figures
     for case_id, case in CASES.items():
         if case.kind == 'json':
-            again = dump_pairs(load_pairs(case.data)).encode()
+            prefix, document = json_prefix(case.data)
+            again = prefix + dump_pairs(load_pairs(document)).encode()
         elif case.kind == 'jsonl':
             again = b''.join(dump_pairs(load_pairs(line)).encode() + b'\n'
                              for line in _lines(case.data))
@@ -635,7 +272,7 @@ ERROR_LINES = {
     'fio': (
         'fio/logwrite-libaio-qd16-direct-sync-1g-fallocate_default.json',
         'fio: pid=1, err=5/file:x'),
-    'ior': ('ior/basic-F.summary.json',
+    'ior': ('ior/easy-reorder-fsync.summary.json',
             _error_line('ior/error-block-not-multiple.txt', ior.ERRORS)),
     'mdtest': ('mdtest/n200.txt',
                _error_line('mdtest/error-read-more-than-written.txt',

@@ -9,6 +9,7 @@ storage.
     microbench bundle SESSION -o run-<date>-<system>.tar.gz
     microbench check-bundle ARCHIVE [--no-spack]
     microbench replay ARCHIVE [--run [--into DIR]]
+    microbench stored REPORT_OR_UUID...
 
 SESSIONS, BEFORE and AFTER are ReFrame's session queries: a session UUID,
 a time period (``now-7d:now``), a filter on ``--session-extras``
@@ -17,7 +18,8 @@ ReFrame's results storage (``--db``, else ``RFM_SQLITE_DB_FILE``, else
 ``perflogs/results.db``).  Each subcommand's arguments and code are in its
 own module (its ``HELP``, ``add_arguments`` and the ``handler`` they set):
 the nightly verdict in microbench/verdicts/nightly.py; what a bundle
-holds in microbench/bundles/bundle.py.
+holds in microbench/bundles/bundle.py; whether a run's session was stored
+(exit 4 if not) in microbench/verdicts/stored.py.
 '''
 
 import argparse
@@ -25,12 +27,13 @@ import sys
 
 from microbench.bundles import bundle, check, replay
 from microbench.verdicts import (advise, baseline, compare, report,
-                                 storage)
+                                 storage, stored)
 
 #: Every subcommand: its name and its module
 COMMANDS = {'baseline': baseline, 'compare': compare, 'advise': advise,
             'report': report,
-            'bundle': bundle, 'check-bundle': check, 'replay': replay}
+            'bundle': bundle, 'check-bundle': check, 'replay': replay,
+            'stored': stored}
 
 #: What a subcommand may fail with: a message and exit code 2
 ERRORS = (storage.ResultsError, bundle.BundleError, OSError, ValueError)

@@ -76,6 +76,7 @@ def _dump(path):
     job = report.metadata['job']
     data = {'path': path, 'exe': report.metadata.get('exe', ''),
             'jobid': job['jobid'], 'nprocs': job['nprocs'],
+            'start': [job.get('start_time_sec'), job.get('start_time_nsec')],
             'fork_parent': job.get('metadata', {}).get('fork_parent'),
             'partial': sorted(m for m, info in report.modules.items()
                               if info.get('partial_flag')),
@@ -90,13 +91,21 @@ def _dump(path):
         data['dxt'].append({
             'rank': rec['rank'], 'hostname': rec['hostname'],
             'file': report.name_records.get(rec['id'], str(rec['id'])),
-            'write': rec['write_segments'][['offset', 'length']].values
-                     .tolist(),
-            'read': rec['read_segments'][['offset', 'length']].values
-                    .tolist(),
+            'write': _segments(rec['write_segments']),
+            'read': _segments(rec['read_segments']),
         })
 
     return data
+
+
+def _segments(frame):
+    '''[[offset, length], ...] of a DXT record's segments.  pydarshan
+    (3.4.7) gives a file a rank only wrote, or only read, an empty frame
+    without columns (every file of IOR's task reordering on two nodes).'''
+    if frame is None or not len(frame):
+        return []
+
+    return frame[['offset', 'length']].values.tolist()
 
 
 #: What the child prints on its standard error before reading a log: its
@@ -167,7 +176,23 @@ def read_logs(directory, timeout=300):
                               f'{", ".join(log["partial"])}: its counters '
                               f'are incomplete (raise DARSHAN_MODMEM)')
 
+    _reject_copies(logs)
     return logs
+
+
+def _reject_copies(logs):
+    '''Raise if two logs are of one process (its job id, executable and
+    start time): a copy, or a log written twice, counts its I/O twice.'''
+    seen = {}
+    for log in logs:
+        key = (str(log['jobid']), log['exe'], tuple(log['start']))
+        if key in seen:
+            raise OutputError(
+                f'{log["path"]} and {seen[key]} are one Darshan log (job '
+                f'{log["jobid"]} of {log["exe"] or "?"}, started at '
+                f'{log["start"][0]}): a copy counts its I/O twice')
+
+        seen[key] = log['path']
 
 
 def job_logs(logs):

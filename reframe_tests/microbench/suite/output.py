@@ -11,6 +11,7 @@ marker missing, an error line of the tool (also behind a rank label such as
 
 import json
 import math
+import os
 import re
 
 #: A decimal number as tools print them: no NaN, no infinity, no ``1_000``
@@ -19,9 +20,16 @@ _NUMBER = re.compile(r'[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?')
 #: Control characters no tool prints in its text output (a tab may be)
 _CONTROL = re.compile(r'[\x00-\x08\x0b-\x1f\x7f-\x9f]')
 
-#: How any program that crashed says so (C's assert, the shell, MPI)
-CRASHES = re.compile(r'^(.*: Assertion .* failed|.*Segmentation fault|'
-                     r'.*core dumped)')
+#: How any program that crashed says so (C's assert, the shell, MPI's
+#: abort and its launcher's bad termination).
+#: Every pattern of the suite runs in time linear in the line: one ``.*``
+#: at most, and the assertion's first ``: Assertion `` taken atomically
+#: (a lookahead and its backreference, Python 3.10's atomic group: a later
+#: one cannot end in a ``failed`` the first misses),
+#: so a 10 MB line of ``: Assertion `` costs milliseconds, not minutes
+CRASHES = re.compile(r'^((?=(.*?: Assertion ))\2.* failed|'
+                     r'.*Segmentation fault|.*core dumped|Abort\(|'
+                     r'.*MPI_Abort|.*BAD TERMINATION|.*Fatal error in )')
 
 #: The label a launcher puts before every line of a rank: ``0: `` (srun
 #: --label), ``[0] `` (MPICH -prepend-rank), ``[1,0]<stderr>:`` (Open MPI
@@ -119,6 +127,10 @@ def load_json(text):
         raise OutputError(f'{what}: {err}') from None
     except RecursionError:
         raise OutputError('JSON nested too deeply') from None
+    except ValueError as err:
+        # Python's limit on the digits of an integer read from a string
+        raise OutputError(f'the JSON holds a number no tool prints: '
+                          f'{err}') from None
 
 
 def member(obj, key, where):
@@ -142,20 +154,29 @@ def number(value, what, positive=True, integer=False):
     elif isinstance(value, bool) or not isinstance(value, (int, float)):
         raise OutputError(f'{what} is {value!r}, not a number')
 
-    if not math.isfinite(value):
+    try:
+        as_float = float(value)
+    except OverflowError:
+        raise OutputError(f'{what} is an integer of {value.bit_length()} '
+                          f'bits, too large for any figure') from None
+
+    if not math.isfinite(as_float):
         raise OutputError(f'{what} is {value}, not a finite number')
 
-    if value < 0 or positive and value == 0:
-        raise OutputError(f'{what} is {value:g}: it must be '
+    if as_float < 0 or positive and as_float == 0:
+        raise OutputError(f'{what} is {as_float:g}: it must be '
                           f'{"positive" if positive else "zero or more"}')
 
     if integer:
-        if value != int(value):
-            raise OutputError(f'{what} is {value:g}, not a whole number')
+        if isinstance(value, int):
+            return value
 
-        return int(value)
+        if as_float != int(as_float):
+            raise OutputError(f'{what} is {as_float:g}, not a whole number')
 
-    return float(value)
+        return int(as_float)
+
+    return as_float
 
 
 def once(found, what):
@@ -223,3 +244,25 @@ def diagnosis(texts, errors, warnings=None):
             return said
 
     return ''
+
+
+def same_command(said, asked, tool, what='the output is'):
+    '''Raise unless ``said``, the argv a tool states it ran, is the
+    ``asked`` argv: the same program, then the same words (one the shell
+    expands, with a ``$``, may be anything).  ``what`` names what stated
+    it (``the output is``, ``the results are``).'''
+    if os.path.basename(said[0]) != os.path.basename(asked[0]):
+        raise OutputError(f'{what} of {said[0]!r}, not of the asked '
+                          f'{asked[0]!r}: another program')
+
+    ran = ' '.join(said[1:])
+    if len(said) != len(asked):
+        raise OutputError(f'{tool} ran as "{ran}", {len(said) - 1} '
+                          f'arguments, not the asked "{" ".join(asked[1:])}" '
+                          f'({len(asked) - 1}): {what} of another command')
+
+    for num, (word, wanted) in enumerate(zip(said, asked)):
+        if num and '$' not in wanted and word != wanted:
+            raise OutputError(f'{tool} ran as "{ran}": its argument {num} is '
+                              f'{word!r}, not the asked {wanted!r}: {what} '
+                              f'of another command')

@@ -173,14 +173,16 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         return os.path.join(getattr(self, self.bindir) if self.bindir
                             else '', program)
 
-    def reader_args(self):
-        '''What :attr:`reader` needs besides the sample: what was asked.'''
+    def reader_args(self, variant):
+        '''What :attr:`reader` needs besides a sample of ``variant``: what
+        was asked (program, sizes, phases, operations), which the reader
+        checks the output says back.'''
         return ()
 
     def read_sample(self, sample):
         '''The run of one :class:`~microbench.samples.Sample`: parsed and
         validated, with its ``figures``.'''
-        return self.reader(sample, *self.reader_args())
+        return self.reader(sample, *self.reader_args(sample.variant))
 
     def diagnosis(self, failure, variant):
         '''What the tool said about a failure of ``variant``: its first error
@@ -359,9 +361,11 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         path = self.witness_path(name)
         try:
             return parser(output.read(path))
-        except output.OutputError as err:
+        except Exception as err:
+            said = (err if isinstance(err, output.OutputError)
+                    else samples.unforeseen(err))
             command = records.of_variant(self.records, variant).get(
                 'witness', ['?'])[0]
             raise SanityError(f'{check.display_name}: the witness of '
-                              f'{variant}: {path}: {err}; command: '
+                              f'{variant}: {path}: {said}; command: '
                               f'{command}') from None

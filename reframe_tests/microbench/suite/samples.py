@@ -48,12 +48,24 @@ class Sample:
             return parser(text, *args, **kwargs)
         except output.OutputError as err:
             raise output.OutputError(str(err), self.path(name)) from None
+        except Exception as err:
+            # A parser's own bug on an output nobody foresaw: the sample is
+            # rejected, never a traceback
+            raise output.OutputError(unforeseen(err), self.path(name)) \
+                from None
 
     def reject_errors(self, pattern, tool, names=(STDERR,)):
         '''Raise if a kept file among ``names`` holds an error line of the
         tool (``pattern``), whatever its exit status was.'''
         for name in names:
             self.parse(name, output.reject_errors, pattern, tool)
+
+
+def unforeseen(err):
+    '''The message of an exception a parser raised that is not an
+    :class:`~microbench.output.OutputError`.'''
+    return (f'the output is not one the parser knows '
+            f'({type(err).__name__}: {err})')
 
 
 class SampleError(output.OutputError):
@@ -76,6 +88,8 @@ def read_runs(directory, variant, count, read_sample):
             runs.append(read_sample(Sample(directory, variant, number)))
         except output.OutputError as err:
             raise SampleError(str(err), number, err.file) from None
+        except Exception as err:
+            raise SampleError(unforeseen(err), number, None) from None
 
     return runs
 

@@ -30,6 +30,10 @@ ERRORS = re.compile(r'^(Invalid option|.*Fatal error in|Abort\(|.*MPI_Abort|'
 #: OSU's metric and unit -> the suite's figure name
 METRICS = {('Bandwidth', 'MB/s'): 'bandwidth', ('Latency', 'us'): 'latency'}
 
+#: The benchmarks the suite runs -> the name their header gives them
+TESTS = {'osu_bw': 'Bandwidth', 'osu_latency': 'Latency',
+         'osu_bibw': 'Bi-Directional Bandwidth'}
+
 
 @dataclass(frozen=True)
 class OsuRun:
@@ -43,15 +47,23 @@ class OsuRun:
     values: dict
 
 
-def parse(text):
-    '''Parse the output of one OSU point-to-point benchmark run.
+def parse(text, size=None, benchmark=None):
+    '''Parse the output of one OSU point-to-point benchmark run, which
+    must be ``benchmark``'s (any where None).  Every row must be well
+    formed; the row of ``size`` (every row, where None) must hold a
+    positive figure: a row the check did not ask for may hold 0 (5.6.x's
+    ``osu_latency`` prints a 0-byte row).
 
-    :raises OutputError: on empty, cut, rejected or error output, or a
-        message size given twice.
+    :raises OutputError: on empty, cut, rejected or error output, the
+        output of another benchmark, or a message size given twice.
     '''
     rows = lines(text)
     output.reject_errors(text, ERRORS, 'the benchmark')
     header = once([m for m in map(_HEADER.match, rows) if m], 'OSU header')
+    if benchmark is not None and header['name'] != TESTS.get(benchmark):
+        raise OutputError(f'the output is of the OSU MPI {header["name"]} '
+                          f'Test, not of the asked {benchmark}')
+
     columns = once([m for m in map(_COLUMNS.match, rows) if m],
                    '"# Size" column header')
     values = {}
@@ -63,12 +75,15 @@ def parse(text):
         if len(fields) != 2:
             raise OutputError(f'unexpected line {line!r}')
 
-        size = number(fields[0], 'a message size', integer=True)
-        if size in values:
-            raise OutputError(f'{size}-byte messages appear twice: more '
+        row = number(fields[0], 'a message size', positive=False,
+                     integer=True)
+        if row in values:
+            raise OutputError(f'{row}-byte messages appear twice: more '
                               f'than one run in one file?')
 
-        values[size] = number(fields[1], f'the {size}-byte result')
+        asked = size is None or row == size
+        values[row] = number(fields[1], f'the {row}-byte result',
+                             positive=asked)
 
     if not values:
         raise OutputError('no result rows (cut short?)')
@@ -104,16 +119,17 @@ class OsuSample:
     figures: dict
 
 
-def _at_size(text, size):
-    run = parse(text)
+def _at_size(text, size, benchmark):
+    run = parse(text, size, benchmark)
     return run, figure(run, size)
 
 
-def read_sample(sample, size):
-    '''One OSU sample: its standard output, with a result for ``size``, and
-    no MPI error on its standard error.'''
+def read_sample(sample, size, benchmark=None):
+    '''One OSU sample of ``benchmark``: its standard output, with a result
+    for ``size``, and no MPI error on its standard error.'''
     sample.reject_errors(ERRORS, 'the benchmark')
-    run, (name, value, _) = sample.parse('osu.out', _at_size, size)
+    run, (name, value, _) = sample.parse('osu.out', _at_size, size,
+                                         benchmark)
     return OsuSample(run, {name: value})
 
 
@@ -200,8 +216,8 @@ class OsuRounds(Rounds):
                 f'this {benchmark} has no -b/--buffer-num option (OSU before '
                 f'5.7.1), so it cannot run from multiple buffers')
 
-    def reader_args(self):
-        return (self.message_size,)
+    def reader_args(self, variant):
+        return (self.message_size, variant.split('.')[0])
 
 
 class OsuVariantCheck(VariantCheck):

@@ -97,7 +97,12 @@ def read(storage, columns):
     if not os.path.exists(path):
         return empty(columns)
     try:
-        with sqlite3.connect(f'file:{path}?mode=ro', uri=True) as conn:
+        conn = sqlite3.connect(f'file:{path}?mode=ro', uri=True, timeout=30,
+                               isolation_level=None)
+        try:
+            # One read transaction: every SELECT sees the same cache, never
+            # one half appended to by another reader of the storage
+            conn.execute('BEGIN')
             about = dict(conn.execute('SELECT key, value FROM about'))
             if about != identity(storage):
                 _said(storage, 'it is of another storage or format')
@@ -109,6 +114,8 @@ def read(storage, columns):
                      conn.execute('SELECT uuid, info FROM infos')}
             kept = b''.join(data for data, in conn.execute(
                 'SELECT data FROM samples ORDER BY rowid'))
+        finally:
+            conn.close()
         return Known(_decoded(figures, kept), infos)
     except (sqlite3.Error, ValueError, TypeError, KeyError,
             pd.errors.DatabaseError) as err:

@@ -186,10 +186,7 @@ def pre_post(args):
              f'({level:.2g} per figure), the session as the unit')
     extra = ('sessions', lambda row: f'{row["sessions_before"]} / '
                                      f'{row["sessions_after"]}')
-    order = {v: i for i, v in enumerate(rule.VERDICTS)}
-    table = table.sort_values(
-        by=['verdict', *KEY], kind='stable',
-        key=lambda c: c.map(order) if c.name == 'verdict' else c)
+    table = rule.worst_first(table, rule.VERDICTS, KEY)
     regression = (table['verdict'] == 'regression').any()
     return (table, differences(before, after), (args.before, args.after),
             int(regression), test, about, extra)

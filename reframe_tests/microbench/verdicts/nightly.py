@@ -235,10 +235,8 @@ def judge_last(frame, budget=BUDGET, floor=rule.FLOOR):
     rows = [_row(key, rows, level, max_p, floor, frame)
             for key, rows in mine.items()]
     out = pd.DataFrame(rows, columns=COLUMNS)
-    order = {v: i for i, v in enumerate(VERDICTS)}
-    out = out.sort_values(by=['verdict', *history.KEY], kind='stable',
-                          key=lambda c: c.map(order) if c.name == 'verdict'
-                          else c).reset_index(drop=True)
+    out = rule.worst_first(out, VERDICTS, history.KEY).reset_index(
+        drop=True)
     return Nightly(out, len(mine), level, max_p)
 
 

@@ -24,6 +24,17 @@ import numpy as np
 VERDICTS = ('regression', 'changed', 'inconclusive', 'improvement',
             'unchanged')
 
+
+def worst_first(table, verdicts=VERDICTS, key=()):
+    '''``table`` (a :class:`pandas.DataFrame` with a ``verdict`` column)
+    sorted worst verdict first, in the order of ``verdicts``, then by the
+    columns ``key``.'''
+    order = {v: i for i, v in enumerate(verdicts)}
+    return table.sort_values(
+        by=['verdict', *key], kind='stable',
+        key=lambda c: c.map(order) if c.name == 'verdict' else c)
+
+
 #: unit -> +1 where higher is better, -1 where lower is
 BETTER = {'MiB/s': 1, 'GiB/s': 1, 'ops/s': 1, 'us': -1}
 

@@ -48,7 +48,8 @@ PRIVATE = {
     'SQL on the schema: sessions(uuid, session_start_unix, json_blob, '
     'report_file), testcases(session_uuid), metadata(schema_version)':
         'select sessions without decoding them, read one session, copy '
-        "one session into a storage of ReFrame's schema (a bundle)",
+        "one session into a storage of ReFrame's schema (a bundle), "
+        'whether a session is stored (microbench stored)',
 }
 
 #: Every session of a results storage (a time period of ReFrame's query
@@ -168,6 +169,15 @@ def session(path, uuid):
     if found is None:
         raise ResultsError(f'no session {uuid} in {path}')
     return found
+
+
+def holds(path, uuid):
+    '''Whether session ``uuid`` is in the storage at ``path``: read under
+    ReFrame's read lock, so a session ReFrame is writing is whole or not
+    there, never half stored.'''
+    with reading(path) as (_, conn):
+        return conn.execute('SELECT 1 FROM sessions WHERE uuid = ?',
+                            (uuid,)).fetchone() is not None
 
 
 def copy_session(path, uuid, target):

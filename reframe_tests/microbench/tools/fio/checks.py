@@ -1,130 +1,17 @@
-'''fio: command line, JSON output parser, and the base classes of fio checks.
-
-Every sample is one fio run with ``--output-format=json``; bandwidth is the
-bytes the jobs wrote divided by the longest job runtime (what fio reports as
-the group's aggregate), in MiB/s.
-'''
-
-import os
-import re
-from dataclasses import dataclass
+'''The base classes of fio checks (fio's output: :mod:`.output`).'''
 
 import reframe.utility.sanity as sn
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench.suite import darshan, output, records, samples, strace
-from microbench.suite.output import OutputError, member, number
+from microbench.suite import darshan, records, samples, strace
 from microbench.suite.rounds import SCRATCH, Rounds
 from microbench.suite.stats import Samples
-from microbench.units import MIB, size_bytes
+from microbench.units import size_bytes
 from microbench.suite.variant import VariantCheck
 from microbench.suite.witnessed import Witnessed
-
-#: What fio prints when the file system rejects O_DIRECT (EINVAL on open)
-_ODIRECT_REJECTED = re.compile(r'does not support (direct=1|O_DIRECT)')
-
-#: A job's error line on stderr (``fio: pid=N, err=22/file:...``)
-ERRORS = re.compile(r'^fio: pid=\d+, err=')
-
-
-@dataclass(frozen=True)
-class FioRun:
-    '''One fio run, as its JSON output reports it.'''
-
-    version: str
-    jobs: tuple
-    #: bytes moved and longest job runtime (ms), per direction
-    io_bytes: dict
-    runtime_ms: dict
-
-    def mib_s(self, direction='write'):
-        return (self.io_bytes[direction] / MIB
-                / (self.runtime_ms[direction] / 1000))
-
-    @property
-    def figures(self):
-        return {d: self.mib_s(d) for d in self.io_bytes}
-
-
-def command(executable, options):
-    '''The argv of a fio run; ``options`` maps option names to values
-    (:obj:`None` for a flag without value).'''
-    return [executable, *(f'--{name}' if value is None
-                          else f'--{name}={value}'
-                          for name, value in options.items())]
-
-
-def _job(job, direction):
-    '''(name, bytes, runtime in ms) of one job of the output.'''
-    name = member(job, 'jobname', 'a job')
-    if not isinstance(name, str):
-        raise OutputError(f'a job name is {name!r}, not a name')
-
-    where = f'job {name!r}'
-    error = number(member(job, 'error', where), f'the error of {where}',
-                   positive=False, integer=True)
-    if error:
-        raise OutputError(f'{where} failed with error {error} '
-                          f'({os.strerror(error)})')
-
-    stats = member(job, direction, where)
-    where = f'{where} {direction}'
-    io_bytes = number(member(stats, 'io_bytes', where), f'{where} io_bytes',
-                      positive=False, integer=True)
-    runtime = number(member(stats, 'runtime', where), f'{where} runtime',
-                     positive=False, integer=True)
-    bw_bytes = number(member(stats, 'bw_bytes', where), f'{where} bw_bytes',
-                      positive=False)
-    if runtime and abs(bw_bytes - io_bytes * 1000 / runtime) > max(
-            1, 0.01 * bw_bytes):
-        raise OutputError(f'{where}: bw_bytes {bw_bytes:g} is not io_bytes '
-                          f'{io_bytes} over runtime {runtime} ms: the output '
-                          f'is corrupted')
-
-    return name, io_bytes, runtime
-
-
-def parse(text, direction='write'):
-    '''Parse the JSON output of one fio run.
-
-    :raises OutputError: on empty, cut, non-JSON or error output, or if
-        nothing was moved in ``direction``.
-    '''
-    data = output.load_json(text)
-    version = member(data, 'fio version', 'the output')
-    if not isinstance(version, str):
-        raise OutputError(f'the fio version is {version!r}')
-
-    jobs = member(data, 'jobs', 'the output')
-    if not isinstance(jobs, list) or not jobs:
-        raise OutputError('the output lists no jobs')
-
-    if any(job in jobs[:i] for i, job in enumerate(jobs)):
-        raise OutputError('a job is listed twice: the output is corrupted')
-
-    found = [_job(job, direction) for job in jobs]
-    io_bytes = sum(b for _, b, _ in found)
-    runtime_ms = max(r for _, _, r in found)
-    if io_bytes <= 0 or runtime_ms <= 0:
-        done = 'written' if direction == 'write' else 'read'
-        raise OutputError(f'nothing was {done} ({io_bytes} bytes in '
-                          f'{runtime_ms} ms)')
-
-    return FioRun(version, tuple(n for n, _, _ in found),
-                  {direction: io_bytes}, {direction: runtime_ms})
-
-
-def read_sample(sample, direction='write'):
-    '''One fio sample: its JSON output, and no job error on its stderr.'''
-    run = sample.parse('fio.json', parse, direction)
-    sample.reject_errors(ERRORS, 'fio')
-    return run
-
-
-def rejects_odirect(stderr):
-    '''Whether fio's stderr says the file system rejected O_DIRECT.'''
-    return bool(_ODIRECT_REJECTED.search(stderr))
+from microbench.tools.fio.output import (ERRORS, command, parse,
+                                         read_sample, rejects_odirect)
 
 
 class FioRounds(Witnessed, Rounds):
@@ -187,6 +74,9 @@ class FioRounds(Witnessed, Rounds):
 
     def tools_needed(self):
         return [self.fio]
+
+    def reader_args(self, variant):
+        return ('write', self.fio_options(variant))
 
     def version_command(self):
         return f'{self.fio} --version'
@@ -280,6 +170,11 @@ class FioVariantCheck(VariantCheck):
 
     def judge(self, runs, recs):
         rounds = self.rounds
+        said = sorted({note for run in runs for note in run.notes})
+        if said:
+            self.note = '; '.join(filter(None, [
+                self.note, f'fio warned: {" / ".join(said)}']))
+
         if self.variant in rounds.page_cache_variants:
             self.measures = 'page cache'
             self.cached.add('write')

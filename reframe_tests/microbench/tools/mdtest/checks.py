@@ -1,117 +1,21 @@
-'''mdtest: command lines, output parser, and the base classes of mdtest
-checks.
-
-Every sample is one mdtest run (files only, ``-F``) in a directory below the
-scratch directory; its rates are the "SUMMARY rate" table (operations per
-second, mean over the run's one iteration).  An error is an ``ERROR`` or
-``FAILED in`` line, whatever the exit code (mdtest goes on through thousands
-of warnings first).
+'''The base classes of mdtest checks: the rounds of a pitfall (its shapes
+and strides) and the check of one variant, which judges from what mdtest
+printed whether a stride took a task's stat and read to another node
+(mdtest's output: :mod:`.output`).
 '''
 
 import re
-from dataclasses import dataclass
 
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
 from microbench.suite import mpi, where
 from microbench.suite.mpi import MpiRounds
-from microbench.suite.output import (OutputError, lines, number, once,
-                                     reject_errors)
 from microbench.suite.rounds import SCRATCH
 from microbench.suite.variant import VariantCheck
 from microbench.suite.witnessed import Witnessed
-
-_LAUNCHED = re.compile(r'^mdtest-(?P<version>\S+) was launched with '
-                       r'(?P<tasks>\S+) total task\(s\) on (?P<nodes>\S+) '
-                       r'node\(s\)')
-_ROW = re.compile(r'^\s+(?P<op>(File|Directory|Tree) \w+)\s+(?P<values>.*)$')
-
-#: What mdtest prints when it fails, and its warnings
-ERRORS = re.compile(r'^(ERROR\b|.*: FAILED in )')
-WARNINGS = re.compile(r'^WARNING: ')
-
-#: mdtest's operation names -> the suite's figure names
-OPERATIONS = {'File creation': 'create', 'File stat': 'stat',
-              'File read': 'read', 'File removal': 'remove'}
-
-
-@dataclass(frozen=True)
-class MdtestRun:
-    '''One mdtest run, as it printed it.'''
-
-    version: str
-    tasks: int
-    nodes: int
-    #: figure name (create, stat, read, remove) -> mean rate, ops/s
-    rates: dict
-
-    @property
-    def figures(self):
-        return dict(self.rates)
-
-
-def _summary_rows(rows):
-    '''The rows of the one "SUMMARY rate" table, up to its end.'''
-    starts = [i for i, ln in enumerate(rows) if ln.startswith('SUMMARY rate')]
-    start = once(starts, '"SUMMARY rate" table')
-    table = []
-    for line in rows[start + 1:]:
-        if line.startswith(('SUMMARY', '-- finished at')):
-            return table
-
-        table.append(line)
-
-    raise OutputError('the "SUMMARY rate" table has no end: no "-- finished '
-                      'at" line, the run did not finish')
-
-
-def _rate(table, operation):
-    '''The mean rate of ``operation``; its max, min, mean and standard
-    deviation must be numbers, min <= mean <= max.'''
-    rows = [m for m in map(_ROW.match, table) if m and m['op'] == operation]
-    row = once(rows, f'"{operation}" row')
-    values = row['values'].split()
-    if len(values) != 4:
-        raise OutputError(f'the "{operation}" row has {len(values)} values, '
-                          f'not max, min, mean and standard deviation')
-
-    high, low, mean = (number(v, f'{operation} rate') for v in values[:3])
-    number(values[3], f'{operation} standard deviation', positive=False)
-    if not low <= mean <= high:
-        raise OutputError(f'the "{operation}" mean {mean:g} is not between '
-                          f'its min {low:g} and max {high:g}')
-
-    return mean
-
-
-def parse(text):
-    '''Parse the output of one mdtest run.
-
-    :raises OutputError: on empty, cut, error or incomplete output.
-    '''
-    rows = lines(text)
-    reject_errors(text, ERRORS, 'mdtest')
-    launched = once([m for m in map(_LAUNCHED.match, rows) if m],
-                    '"mdtest-... was launched" line')
-    table = _summary_rows(rows)
-    if not any(ln.startswith('-- finished at') for ln in rows):
-        raise OutputError('no "-- finished at" line: the run did not finish')
-
-    return MdtestRun(
-        launched['version'],
-        number(launched['tasks'], 'the tasks', integer=True),
-        number(launched['nodes'], 'the nodes', integer=True),
-        {name: _rate(table, op) for op, name in OPERATIONS.items()}
-    )
-
-
-def read_sample(sample):
-    '''One mdtest sample: its standard output, and no error on its
-    standard error.'''
-    sample.reject_errors(ERRORS, 'mdtest')
-    return sample.parse('mdtest.out', parse)
-
+from microbench.tools.mdtest.output import (ERRORS, OPERATIONS, WARNINGS,
+                                            read_sample)
 
 #: The opens of every item of a task: its create and its read
 OPENS_PER_ITEM = 2
@@ -127,8 +31,11 @@ class MdtestRounds(Witnessed, MpiRounds):
     files in a directory of every task's own (``-u``); ``hard``, 3901-byte
     files written and read back, all in one shared directory.  Stride:
     ``none`` (each task stats, reads and removes its own files) or ``node``
-    (``-N <tasks per node>``: the files another node created, so no client
-    cache can answer).
+    (``-N 1``, which mdtest multiplies by the tasks of a node when they are
+    placed node by node on several: a task stats the files another node
+    created, so no client cache can answer; mdtest reads at twice the
+    stride, on two nodes the node's own files again, which
+    :meth:`MdtestVariantCheck.judge_stride` reports as a cache figure).
     '''
 
     tool = 'mdtest'
@@ -167,8 +74,23 @@ class MdtestRounds(Witnessed, MpiRounds):
     def expected_seconds(self):
         return 600
 
+    def argv(self, variant, items):
+        '''The words of mdtest's command line of ``variant``.'''
+        return [self.mdtest(), *self.options(variant, items)]
+
     def variant_command(self, variant):
-        return self.ranks(self.mdtest(), *self.options(variant, self.items))
+        return self.ranks(*self.argv(variant, self.items))
+
+    def asked(self, variant):
+        '''What a sample of ``variant`` asked, as
+        :func:`~microbench.tools.mdtest.output.parse` takes it.'''
+        return {'operations': tuple(OPERATIONS.values()),
+                'items': self.items, 'tasks': self.num_tasks,
+                'nodes': self.nodes(), 'iterations': 1,
+                'command': self.argv(variant, self.items)}
+
+    def reader_args(self, variant):
+        return (self.asked(variant),)
 
     def darshan_argv(self, variant, preload):
         return self.ranks(*preload, self.mdtest(),
@@ -183,7 +105,11 @@ class MdtestRounds(Witnessed, MpiRounds):
             options += ['-w', '3901', '-e', '3901']
 
         if stride == 'node':
-            options += ['-N', str(self.tasks_per_node)]
+            # mdtest 4 multiplies the stride by the tasks of a node when
+            # they are placed node by node ("set to 1 to avoid client
+            # cache"): -N <tasks per node> would shift by all the tasks of
+            # two nodes, every task back to its own files
+            options += ['-N', '1']
 
         return options
 
@@ -213,6 +139,26 @@ class MdtestVariantCheck(VariantCheck):
             self.measures = 'client cache'
             for name in self.cache_prone:
                 self.demote_to_cache(name)
+        elif strided:
+            self.judge_stride(runs)
+
+    def judge_stride(self, runs):
+        '''Demote a rate whose files the stride, as mdtest applied it, took
+        from the task's own node: mdtest stats the files ``stride`` ranks
+        on, reads those twice as far, and multiplies ``-N`` by the tasks of
+        a node when they are placed node by node.'''
+        for name, times in (('stat', 1), ('read', 2)):
+            same = [run for run in runs
+                    if not run.other_node(times * run.stride)]
+            if same:
+                run = same[0]
+                shift = times * run.stride
+                self.demote_seen(
+                    name, f'mdtest shifted ranks by {run.stride} of '
+                    f'{run.tasks}: task 0 {name}s the files of task '
+                    f'{shift % run.tasks}, on its own node (Nodemap '
+                    f'{run.nodemap})', f'the {name} rate is a client cache '
+                    f'figure')
 
     def judge_darshan(self, frame, logs):
         items = self.rounds.witness_items

@@ -1,5 +1,5 @@
-'''libfabric fabtests: command lines, output parser, and the base classes of
-fabtests checks.
+'''libfabric fabtests: command lines and the base classes of fabtests checks
+(their output: :mod:`.output`).
 
 A sample is a server and a client (the skeleton's server/client): on a
 facility partition the server runs on the job's first node and the client on
@@ -10,169 +10,21 @@ local both run on the node over loopback.  The provider (``tcp``,
 CPU use.  Every wait is bounded: the server gets ``server_start_s`` to come
 up, the client ``client_timeout_s`` to finish (``timeout`` on its node), the
 server 10 s more; whatever is left is killed when the job ends.
-
-fabtests print sizes with binary suffixes (``32k``), counts with decimal ones
-(``10k``), "MB/sec" meaning 10^6 bytes per second, and for a ping-pong
-"usec/xfer" as half a round trip (two transfers per iteration).
 '''
 
 import re
-from dataclasses import dataclass
 
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 from reframe.core.logging import getlogger
 
-from microbench.suite import launchers, output, where
-from microbench.suite.output import OutputError, lines, number, once
+from microbench.suite import launchers, where
+from microbench.suite.output import number
 from microbench.suite.rounds import Rounds
 from microbench.suite.stats import Samples
-from microbench.units import MB_S_IN_MIB_S, size_bytes
 from microbench.suite.variant import VariantCheck
-
-_COLUMNS = ['bytes', 'iters', 'total', 'time', 'MB/sec', 'usec/xfer',
-            'Mxfers/sec']
-_COUNT = re.compile(r'\d+(\.\d+)?[kmgt]?')
-
-#: What fabtests print when a run went wrong
-ERRORS = re.compile(r'^(.*ret=-\d+|\[error\]|.*timeout expired)')
-
-#: /usr/bin/time -v's lines the suite reads: key -> (label, whether it is
-#: an integer, whether it must be positive)
-_TIME_V = {'user_s': ('User time (seconds)', False, False),
-           'system_s': ('System time (seconds)', False, False),
-           # a process that exchanged messages used some CPU
-           'cpu_percent': ('Percent of CPU this job got', True, True),
-           'exit_status': ('Exit status', True, False)}
-
-#: How a probe's output gives the CPUs a process may run on
-_CPUS = re.compile(r'^Cpus_allowed_list:\s+(\S+)$')
-
-
-@dataclass(frozen=True)
-class FabtestsRun:
-    '''One client (or server) run: its result row and, if it ran under
-    ``/usr/bin/time -v``, its resource use.'''
-
-    size: int
-    iterations: str
-    mb_s: float
-    usec_per_xfer: float
-    #: user_s, system_s, cpu_percent, exit_status (empty without time -v)
-    usage: dict
-
-    @property
-    def mib_s(self):
-        return self.mb_s * MB_S_IN_MIB_S
-
-    @property
-    def figures(self):
-        return {'bandwidth': self.mib_s, 'rtt': 2 * self.usec_per_xfer}
-
-
-def _result(fields):
-    '''A FabtestsRun (without usage) of one result row's seven fields.'''
-    size, iterations, total, time, mb_s, usec, mxfers = fields
-    for token, what in ((iterations, 'iterations'), (total, 'total')):
-        if not _COUNT.fullmatch(token):
-            raise OutputError(f'the {what} of a row is {token!r}')
-
-    if not time.endswith('s'):
-        raise OutputError(f'the time of a row is {time!r}')
-
-    number(time[:-1], 'the time of a row')
-    number(mxfers, 'the Mxfers/sec of a row', positive=False)
-    try:
-        size = size_bytes(size)
-    except ValueError:
-        raise OutputError(f'the size of a row is {size!r}') from None
-
-    return FabtestsRun(size, iterations, number(mb_s, 'the MB/sec of a row'),
-                       number(usec, 'the usec/xfer of a row'), {})
-
-
-def _usage(rows, timed):
-    '''What ``/usr/bin/time -v`` reported; every line once where
-    ``timed``.'''
-    usage = {}
-    for key, (label, integer, positive) in _TIME_V.items():
-        found = [ln.split(':', 1)[1].strip(' \t').rstrip('%') for ln in rows
-                 if ln.strip(' \t').startswith(label + ':')]
-        if found or timed:
-            usage[key] = number(once(found, f'"{label}" line'), label,
-                                positive=positive, integer=integer)
-
-    if usage.get('exit_status', 0) != 0:
-        raise OutputError(f'exit status {usage["exit_status"]}')
-
-    return usage
-
-
-def parse(text, size=None, timed=False):
-    '''Parse one fabtests run: its row of ``size`` (the last row where
-    ``size`` is None), and its ``/usr/bin/time -v`` report (required where
-    ``timed``).
-
-    :raises OutputError: on empty, cut or error output, a size missing or
-        given twice, or a failed exit status.
-    '''
-    rows = lines(text)
-    output.reject_errors(text, ERRORS, 'fabtests')
-    header = once([i for i, ln in enumerate(rows) if ln.split() == _COLUMNS],
-                  'result table')
-    results = []
-    for line in rows[header + 1:]:
-        fields = line.split()
-        if len(fields) != len(_COLUMNS) or not fields[0][:1].isdigit():
-            break
-
-        results.append(_result(fields))
-
-    if not results:
-        raise OutputError('no result row (cut short?)')
-
-    if size is None:
-        run = results[-1]
-    else:
-        run = once([r for r in results if r.size == size],
-                   f'result row of {size} bytes')
-
-    return FabtestsRun(run.size, run.iterations, run.mb_s, run.usec_per_xfer,
-                       _usage(rows, timed))
-
-
-def read_sample(sample, size):
-    '''One fabtests sample: the client's row of ``size`` under ``time -v``,
-    and the server's row of ``size``.'''
-    client = sample.parse('client.out', parse, size, timed=True)
-    sample.parse('server.out', parse, size)
-    return client
-
-
-def cpu_count(cpu_list):
-    '''Number of CPUs in a Linux CPU list such as ``0-3,8``.'''
-    count = 0
-    for part in cpu_list.strip().split(','):
-        low, _, high = part.partition('-')
-        if not (low.isdigit() and (high or low).isdigit()):
-            raise OutputError(f'{cpu_list!r} is not a CPU list')
-
-        count += int(high or low) - int(low) + 1
-
-    return count
-
-
-def parse_cpusets(text):
-    '''(server CPUs, client CPUs) from the CPU-set witness's two lines.'''
-    found = [m[1] for m in map(_CPUS.match, lines(text)) if m]
-    if len(found) != 2:
-        raise OutputError(f'{len(found)} CPU lists, not the server\'s and '
-                          f'the client\'s')
-
-    for cpus in found:
-        cpu_count(cpus)
-
-    return tuple(found)
+from microbench.tools.fabtests.output import (cpu_count,
+                                              parse_cpusets, read_sample)
 
 
 class FabtestsRounds(Rounds):
@@ -320,8 +172,8 @@ class FabtestsRounds(Rounds):
         return '; '.join(f'{self.on(side, variant)} {probe}'.strip()
                          for side in ('server', 'client'))
 
-    def reader_args(self):
-        return (self.message_size,)
+    def reader_args(self, variant):
+        return (self.message_size, self.program)
 
     def diagnosis(self, failure, variant):
         # What the failed side printed in its last sample, before
@@ -350,7 +202,17 @@ class FabtestsVariantCheck(VariantCheck):
         rounds = self.rounds
         self.node = (f'{rounds.records["placement"][0]}, provider '
                      f'{rounds.fabric()["provider"]}')
-        cpu = Samples([run.usage['cpu_percent'] for run in runs], '%')
+        measured = [run.usage['cpu_percent'] for run in runs
+                    if run.usage['cpu_percent'] is not None]
+        if len(measured) < len(runs):
+            self.note = (f'/usr/bin/time could not measure the client\'s CPU '
+                         f'use in {len(runs) - len(measured)} of {len(runs)} '
+                         f'samples (it printed ?%: the run was too short)')
+        if not measured:
+            del self.perf_variables['client_cpu_percent']
+            return
+
+        cpu = Samples(measured, '%')
         self.scalars['client_cpu_percent'] = cpu.median
 
     def oversubscription(self, busy):

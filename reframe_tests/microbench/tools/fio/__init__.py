@@ -1,0 +1,7 @@
+'''fio: its JSON output (:mod:`.output`) and the base classes of fio checks
+(:mod:`.checks`).'''
+
+from microbench.tools.fio.output import (  # noqa: F401
+    ERRORS, FioRun, command, parse, read_sample, rejects_odirect)
+from microbench.tools.fio.checks import (  # noqa: F401
+    FioLogRounds, FioRounds, FioVariantCheck)
