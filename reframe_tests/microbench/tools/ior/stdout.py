@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from microbench.suite import output
 from microbench.suite.output import OutputError
-from microbench.tools.ior.summary import _HALF, PHASES, _near
+from microbench.tools.ior.summary import PHASES
+from microbench.tools.ior.summary_fields import HALF, near
 from microbench.units import KIB, MIB
 
 #: What IOR prints when it fails: its ``ERROR`` lines, its aiori library's
@@ -142,7 +143,7 @@ def check_stdout(out, run, phases=PHASES):
     for op, (_, most, _, _) in first.items():
         moved = most * run.tasks * run.transfer / MIB
         said = run.xsize_mib[op]
-        if not _near(said, moved, _HALF):
+        if not near(said, moved, HALF):
             raise OutputError(
                 f'ior.out says every task accessed {most} pairs in the {op} '
                 f'phase ({run.tasks} tasks x {run.transfer} bytes: '
@@ -156,7 +157,7 @@ def check_stdout(out, run, phases=PHASES):
         if said is None:
             continue
 
-        if not _near(said, sum(times) / len(times), 0.05 + _HALF):
+        if not near(said, sum(times) / len(times), 0.05 + HALF):
             raise OutputError(
                 f'ior.out says the {op} phase reached its stonewall after '
                 f'{sum(times) / len(times):.1f} s but the summary says '
@@ -167,8 +168,8 @@ def check_stdout(out, run, phases=PHASES):
         data = sum(gib for _, _, gib, _ in lines)
         bw = run.stonewall_mib_s[op]
         stated = bw * said * len(lines) / KIB
-        slack = 0.05 * len(lines) + bw * _HALF * len(lines) / KIB + _HALF
-        if not _near(data, stated, slack):
+        slack = 0.05 * len(lines) + bw * HALF * len(lines) / KIB + HALF
+        if not near(data, stated, slack):
             raise OutputError(
                 f'ior.out says the tasks had moved {data:.1f} GiB each at '
                 f'the {op} stonewall but the summary\'s StoneWallbwMeanMIB '

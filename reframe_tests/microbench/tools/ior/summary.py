@@ -18,8 +18,8 @@ from microbench.suite import output
 from microbench.suite.output import OutputError, load_json, member, number
 from microbench.tools.ior.summary_asked import _check_asked, _summary_file
 from microbench.tools.ior.summary_fields import _float, _int, _text
-from microbench.tools.ior.summary_twice import (  # noqa: F401
-    _HALF, _check_repeated, _check_rows, _near, _rows)
+from microbench.tools.ior.summary_twice import (_check_repeated,
+                                                _check_rows, _rows)
 
 #: The phases of every IOR sample
 PHASES = ('write', 'read')

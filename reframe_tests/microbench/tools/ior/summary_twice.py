@@ -6,25 +6,15 @@ the transfer size, its mean time the rows' mean, its bytes the first row's
 bandwidth times its time, and every parameter the entry and the Options
 repeat is the Parameters'.  IOR prints every figure with 4 decimals: two
 figures agree when they differ by no more than the rounding of their inputs
-allows (:func:`_near`, also used for what ``ior.out`` states again).
+allows (:func:`~.summary_fields.near`).
 '''
 
 import math
 
 from microbench.suite.output import OutputError, member, number
-from microbench.tools.ior.summary_fields import _float, _int, _text
+from microbench.tools.ior.summary_fields import (HALF, _float, _int,
+                                                 _text, near)
 from microbench.units import KIB, MIB
-
-#: IOR prints every figure of its JSON summary with 4 decimals
-_HALF = 0.5e-4
-
-
-def _near(said, computed, slack):
-    '''Whether ``said`` (printed with 4 decimals) is ``computed`` up to
-    ``slack`` (what the rounding of its inputs allows).'''
-    return abs(said - computed) <= slack + 1e-12 * max(abs(said),
-                                                        abs(computed))
-
 
 def _disagree(what, said, other, how):
     return OutputError(f'the summary says {what} {said:.4f} but {how} '
@@ -35,8 +25,8 @@ def _disagree(what, said, other, how):
 def _product(a, b):
     '''(lowest, highest) of the product of two figures IOR printed, each
     off by up to its rounding.'''
-    return (max(a - _HALF, 0) * max(b - _HALF, 0),
-            (a + _HALF) * (b + _HALF))
+    return (max(a - HALF, 0) * max(b - HALF, 0),
+            (a + HALF) * (b + HALF))
 
 
 def _rows(test, repetitions, phases):
@@ -78,12 +68,12 @@ def _check_rows(op, entry, rows, params):
         iops = _float(row, 'iops', at)
         for key, size in (('blockKiB', block), ('xferKiB', transfer)):
             said = _float(row, key, at)
-            if not _near(said, size / KIB, _HALF):
+            if not near(said, size / KIB, HALF):
                 raise OutputError(f'{at} says {key} {said:.4f} but the '
                                   f'Parameters say {size} bytes '
                                   f'({size / KIB:.4f} KiB)')
 
-        if access > total + 2 * _HALF:
+        if access > total + 2 * HALF:
             raise OutputError(f'{at} says wrRdTime {access:.4f} s, longer '
                               f'than its totalTime {total:.4f} s: a part '
                               f'longer than the whole')
@@ -92,7 +82,7 @@ def _check_rows(op, entry, rows, params):
         # transfer x access time: the intervals the rounding allows meet
         by_bw = _product(bw, total)
         by_iops = tuple(v * transfer / MIB for v in _product(iops, access))
-        if by_bw[0] > by_iops[1] + _HALF or by_iops[0] > by_bw[1] + _HALF:
+        if by_bw[0] > by_iops[1] + HALF or by_iops[0] > by_bw[1] + HALF:
             raise OutputError(
                 f'{at}: bwMiB {bw:.4f} x totalTime {total:.4f} s is '
                 f'{bw * total:.4f} MiB but iops {iops:.4f} x wrRdTime '
@@ -113,7 +103,7 @@ def _check_rows(op, entry, rows, params):
     said = {}
     for key, (computed, how) in stats.items():
         said[key] = _float(entry, key, where)
-        if not _near(said[key], computed, 2 * _HALF):
+        if not near(said[key], computed, 2 * HALF):
             raise _disagree(f'{op} {key}', said[key], computed, how)
 
     if not said['bwMinMIB'] <= said['bwMeanMIB'] <= said['bwMaxMIB']:
@@ -125,26 +115,26 @@ def _check_rows(op, entry, rows, params):
     for key, ops_key in (('bwMaxMIB', 'OPsMax'), ('bwMinMIB', 'OPsMin'),
                          ('bwMeanMIB', 'OPsMean'), ('bwStdMIB', 'OPsSD')):
         ops = _float(entry, ops_key, where)
-        if not _near(ops, said[key] * per_op, _HALF * (1 + per_op)):
+        if not near(ops, said[key] * per_op, HALF * (1 + per_op)):
             raise _disagree(f'{op} {ops_key}', ops, said[key] * per_op,
                             f'{key} over the {transfer}-byte transfer is')
 
     mean_time = _float(entry, 'MeanTime', where)
-    if not _near(mean_time, sum(totals) / len(totals), 2 * _HALF):
+    if not near(mean_time, sum(totals) / len(totals), 2 * HALF):
         raise _disagree(f'{op} MeanTime', mean_time,
                         sum(totals) / len(totals),
                         'the mean of its rows\' totalTime is')
 
     xsize = _float(entry, 'xsizeMiB', where)
     lo, hi = _product(bws[0], totals[0])
-    if not lo - _HALF <= xsize <= hi + _HALF:
+    if not lo - HALF <= xsize <= hi + HALF:
         raise _disagree(f'{op} xsizeMiB', xsize, bws[0] * totals[0],
                         'its first row\'s bwMiB x totalTime is')
 
     stonewall = entry.get('StoneWallTime')
     if stonewall is not None and number(
             stonewall, f'{where} StoneWallTime',
-            positive=False) > mean_time + 2 * _HALF:
+            positive=False) > mean_time + 2 * HALF:
         raise OutputError(f'the {op} summary says StoneWallTime '
                           f'{stonewall} s, longer than its whole phase, '
                           f'MeanTime {mean_time:.4f} s')
