@@ -77,7 +77,8 @@ def classes(long):
 def long_lines(megabytes):
     sys.path[:0] = [TESTS, os.path.join(ROOT, 'reframe_tests')]
     from catalogue import CASES, REJECTED, expected, parsed, sampled
-    from test_validation_faults import PATTERNS, _insert, _lines
+    from classes import insert_line
+    from test_validation_faults import PATTERNS, _lines
 
     longest = collections.defaultdict(lambda: (0.0, ''))
     outcomes = collections.Counter()
@@ -85,7 +86,7 @@ def long_lines(megabytes):
         at = len(_lines(case.data)) // 2
         for pattern in PATTERNS:
             line = pattern * (megabytes * 2**20 // len(pattern))
-            data = _insert(case.data, at, line)
+            data = insert_line(case.data, at, line)
             readers = [('parse', parsed)] + (
                 [('sample', sampled)] if case.read_sample else [])
             for name, reader in readers:

@@ -35,6 +35,12 @@ MPI_LINES = {
 }
 
 
+def insert_line(data, at, line):
+    '''``data`` (bytes) with ``line`` inserted as its line ``at``.'''
+    lines = data.splitlines(keepends=True)
+    return b''.join(lines[:at] + [line.encode() + b'\n'] + lines[at:])
+
+
 def line_of(name, needle):
     '''The first line of real output ``name`` holding ``needle``.'''
     return next(ln for ln in text(name).splitlines() if needle in ln)

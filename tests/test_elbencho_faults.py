@@ -22,7 +22,7 @@ from microbench.tools import elbencho
 from microbench.suite import output
 
 from catalogue import elbencho_asked
-from classes import CRASH_LINES, MPI_LINES, line_of
+from classes import CRASH_LINES, MPI_LINES, insert_line, line_of
 from elbencho_cases import REAL, assert_rejected, edit, real
 
 #: Real failure lines, each with where it comes from
@@ -183,11 +183,6 @@ def test_phases_of_two_runs_spliced(first, second):
 
 # --- 3. A failure line -----------------------------------------------------
 
-def _insert(data, at, line):
-    lines = data.splitlines(keepends=True)
-    return b''.join(lines[:at] + [line.encode() + b'\n'] + lines[at:])
-
-
 @pytest.mark.parametrize('case_id', REAL)
 @pytest.mark.parametrize('kind', FAILURES)
 def test_a_failure_line_in_any_kept_file(case_id, kind):
@@ -200,12 +195,13 @@ def test_a_failure_line_in_any_kept_file(case_id, kind):
     for at in range(len(data.splitlines()) + 1):
         assert_rejected('3 a failure line', case_id,
                         f'{kind} at results line {at}', match,
-                        data=_insert(data, at, line))
+                        data=insert_line(data, at, line))
 
     for at in range(len(console.splitlines()) + 1):
         assert_rejected('3 a failure line', case_id,
                         f'{kind} at console line {at}', match,
-                        console=_insert(console, at, line), paths=['sample'])
+                        console=insert_line(console, at, line),
+                        paths=['sample'])
 
     for label in ('', '0: '):
         assert_rejected('3 a failure line', case_id, f'{kind} on stderr',

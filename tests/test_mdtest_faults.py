@@ -26,7 +26,7 @@ from microbench.suite import output
 from microbench.suite.output import OutputError
 
 from catalogue import mdtest_asked
-from classes import CRASH_LINES, MPI_LINES, line_of
+from classes import CRASH_LINES, MPI_LINES, insert_line, line_of
 from fixtures import text
 from mdtest_cases import REAL, assert_rejected, edit
 
@@ -135,11 +135,6 @@ def test_a_fact_stated_twice_changed_once(case_id):
 
 # --- 3. A failure line -------------------------------------------------------
 
-def _insert(data, at, line):
-    lines = data.splitlines(keepends=True)
-    return b''.join(lines[:at] + [line.encode() + b'\n'] + lines[at:])
-
-
 @pytest.mark.parametrize('case_id', REAL)
 @pytest.mark.parametrize('kind', FAILURES)
 def test_a_failure_line_anywhere(case_id, kind):
@@ -153,7 +148,7 @@ def test_a_failure_line_anywhere(case_id, kind):
         for label in ('', '0: ', '[1] '):
             assert_rejected('3 a failure line', case_id,
                             f'{kind} at line {at}', match,
-                            data=_insert(data, at, label + line))
+                            data=insert_line(data, at, label + line))
 
     for label in ('', '0: ', '[1,0]<stderr>:'):
         assert_rejected('3 a failure line', case_id, f'{kind} on stderr',
@@ -166,7 +161,7 @@ def test_the_fatal_error_alone_is_a_failure_line():
     line = line_of(*FAILURES['fatal error'])
     alone = line[line.index('Fatal error in'):]
     case_id = 'mdtest/suite-hard-node.txt'
-    data = _insert(text(case_id).encode(), 3, alone)
+    data = insert_line(text(case_id).encode(), 3, alone)
     assert_rejected('3 a failure line', case_id, 'fatal error alone',
                     r'mdtest printed an error: Fatal error in internal_Init',
                     data=data)

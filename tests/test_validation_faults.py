@@ -31,7 +31,7 @@ from microbench.suite.output import OutputError
 
 from catalogue import CASES, SAMPLED
 from classes import (CRASH_LINES, MPI_LINES, assert_rejected,
-                     assert_same_or_rejected, line_of, record)
+                     assert_same_or_rejected, insert_line, line_of, record)
 from fixtures import path, text
 from mutations import MUTATIONS, _NUMBER, _lines
 
@@ -59,11 +59,6 @@ def _failures(case_id):
     return found
 
 
-def _insert(data, at, line):
-    lines = _lines(data)
-    return b''.join(lines[:at] + [line.encode() + b'\n'] + lines[at:])
-
-
 # --- 3. A failure line -------------------------------------------------------
 
 @pytest.mark.parametrize('case_id', LINES)
@@ -76,7 +71,7 @@ def test_a_failure_line_anywhere_rejects_the_output(case_id, data):
     at = data.draw(st.integers(0, len(_lines(case.data))))
     label = data.draw(st.sampled_from(['', '0: ', '[1] ']))
     assert_rejected('3 a failure line', case,
-                    _insert(case.data, at, label + line),
+                    insert_line(case.data, at, label + line),
                     f'{kind} line inserted at line {at}')
 
 
@@ -165,7 +160,7 @@ def test_a_long_line_is_read_in_bounded_time(case_id, data):
     at = data.draw(st.integers(0, len(_lines(case.data))))
     line = pattern * (megabytes * 2**20 // len(pattern))
     assert_same_or_rejected('6 a long line', case,
-                            _insert(case.data, at, line),
+                            insert_line(case.data, at, line),
                             f'{megabytes} MB of {pattern!r} at line {at}')
 
 
