@@ -10,6 +10,9 @@ storage.
     microbench check-bundle ARCHIVE [--no-spack]
     microbench replay ARCHIVE [--run [--into DIR]]
     microbench stored REPORT_OR_UUID...
+    microbench limits [SESSIONS] --partition SYS:PART [--write]
+    microbench weather [SESSIONS] -o DIR [--verdicts FILE]
+    microbench export [SESSION] --openmetrics FILE [--push URL]
 
 SESSIONS, BEFORE and AFTER are ReFrame's session queries: a session UUID,
 a time period (``now-7d:now``), a filter on ``--session-extras``
@@ -26,14 +29,15 @@ import argparse
 import sys
 
 from microbench.bundles import bundle, check, replay
-from microbench.verdicts import (advise, baseline, compare, report,
-                                 storage, stored)
+from microbench.verdicts import (advise, baseline, compare, export,
+                                 limits, report, storage, stored, weather)
 
 #: Every subcommand: its name and its module
 COMMANDS = {'baseline': baseline, 'compare': compare, 'advise': advise,
             'report': report,
             'bundle': bundle, 'check-bundle': check, 'replay': replay,
-            'stored': stored}
+            'stored': stored, 'limits': limits, 'weather': weather,
+            'export': export}
 
 #: What a subcommand may fail with: a message and exit code 2
 ERRORS = (storage.ResultsError, bundle.BundleError, OSError, ValueError)

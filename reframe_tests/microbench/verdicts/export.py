@@ -1,0 +1,11 @@
+'''``microbench export``: (being written).'''
+
+HELP = 'export (being written)'
+
+
+def add_arguments(parser):
+    parser.set_defaults(handler=run)
+
+
+def run(args):
+    raise NotImplementedError('microbench export')
