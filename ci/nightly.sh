@@ -15,8 +15,17 @@
 #   reports/       the JSON report of every run, the night's comparison
 #                  (compare-*.txt, compare-*.json) and its HTML report with
 #                  plots (report-*/report.html; latest -> the last one),
-#                  and the run's bundle (run-<stamp>-<system>.tar.gz, checked
-#                  by microbench check-bundle; latest-bundle.tar.gz -> it)
+#                  the weather of the night (weather-*/; latest-weather ->
+#                  the last one), and the run's bundle
+#                  (run-<stamp>-<system>.tar.gz, checked by microbench
+#                  check-bundle; latest-bundle.tar.gz -> it)
+#
+# The night's figures, verdicts and change points go to Prometheus
+# (microbench export): pushed to the Pushgateway at MICROBENCH_PUSHGATEWAY
+# (a URL), and written into node_exporter's textfile directory
+# MICROBENCH_TEXTFILE_DIR, where set; else one line says neither is.
+# A weather report or an export that fails is said on stderr (the
+# export's error names the URL) and changes neither the night nor its exit.
 #
 # Exit: 4 when the night's session is not in results.db (ReFrame could not
 # store it, or died before writing its run report: named on the last line),
@@ -46,6 +55,11 @@ export RFM_PERFLOG_DIR=$results/perflogs
 export RFM_SQLITE_DB_FILE=$results/results.db
 
 run_report=$results/reports/run-$stamp.json
+# The session UUID of the run report $1
+session_of() {
+    .venv/bin/python -c 'import json, sys
+print(json.load(open(sys.argv[1]))["session_info"]["uuid"])' "$1"
+}
 .venv/bin/reframe -c reframe_tests --system "$system" -r \
     --report-file "$run_report" "$@"
 status=$?
@@ -83,6 +97,33 @@ if [ "$stored" -eq 0 ]; then
     .venv/bin/microbench report -o "$results/reports/report-$stamp" \
         "${verdicts[@]}"
     ln -sfn "report-$stamp" "$results/reports/latest"
+    if .venv/bin/microbench weather -o "$results/reports/weather-$stamp" \
+            "${verdicts[@]}"; then
+        ln -sfn "weather-$stamp" "$results/reports/latest-weather"
+    else
+        echo "nightly: microbench weather failed (see above): no weather" \
+            "report tonight; the night goes on" >&2
+    fi
+
+    # Tonight's figures, verdicts and change points for Prometheus
+    exports=()
+    if [ -n "${MICROBENCH_PUSHGATEWAY:-}" ]; then
+        exports+=(--push "$MICROBENCH_PUSHGATEWAY")
+    fi
+    if [ -n "${MICROBENCH_TEXTFILE_DIR:-}" ]; then
+        exports+=(--textfile "$MICROBENCH_TEXTFILE_DIR")
+    fi
+    if [ "${#exports[@]}" -eq 0 ]; then
+        echo "nightly: no export to Prometheus: neither" \
+            "MICROBENCH_PUSHGATEWAY nor MICROBENCH_TEXTFILE_DIR is set"
+    elif ! tonight=$(session_of "$run_report") ||
+        ! .venv/bin/microbench export "$tonight" "${verdicts[@]}" \
+            "${exports[@]}"; then
+        echo "nightly: export to Prometheus failed (see above;" \
+            "Pushgateway: ${MICROBENCH_PUSHGATEWAY:-none}, textfile" \
+            "directory: ${MICROBENCH_TEXTFILE_DIR:-none}); the night" \
+            "goes on" >&2
+    fi
 else
     echo "nightly: tonight's session is not stored: no comparison, no" \
         "report, no bundle (they would show the last night stored)" >&2
@@ -98,8 +139,7 @@ bundled=0
 archive=$results/reports/run-$stamp-${system//:/-}.tar.gz
 if [ "$stored" -ne 0 ]; then
     bundled=1
-elif session=$(.venv/bin/python -c 'import json, sys
-print(json.load(open(sys.argv[1]))["session_info"]["uuid"])' "$run_report"); then
+elif session=$(session_of "$run_report"); then
     .venv/bin/microbench bundle "$session" -o "$archive" \
         && .venv/bin/microbench check-bundle --no-spack "$archive" \
         && ln -sfn "$(basename "$archive")" "$results/reports/latest-bundle.tar.gz"

@@ -22,6 +22,13 @@ says whose data every read got: a multi-node point whose reads Darshan saw
 come from the reading node, or whose nodes share one kernel (one page
 cache), reports its read as a cache figure, ``read_cache_n<N>_t<T>_*``,
 left out of the read peak and saturation, the note saying why.
+
+Each peak is then held against the storage under it
+(:mod:`microbench.tools.ior.assess`): its share of the partition's
+declared aggregate bandwidth, else of its measured one-node limit times
+the nodes; and where the partition declares its drives, how far each
+saturation point is from ``n x t = k x d`` (drives times a factor per
+drive type).
 '''
 
 import reframe as rfm
@@ -30,8 +37,8 @@ from reframe.core.builtins import run_after, sanity_function, variable
 from reframe.core.exceptions import SanityError
 
 from microbench.units import STATISTICS, figure_name
-from microbench.tools.ior import (IorRounds, judge_witness, local_share,
-                                  sustained, witness_logs)
+from microbench.tools.ior import (IorRounds, assess, judge_witness,
+                                  local_share, sustained, witness_logs)
 from microbench.suite import mpi
 from microbench.suite.output import OutputError
 from microbench.suite.stats import Samples, saturation
@@ -150,7 +157,42 @@ class ior_scaling(IorRounds):
                          'cache (-C cannot help), so only writes are reported')
 
         self.demote_reads()
+        self.assess()
         return True
+
+    def assess(self):
+        '''Each peak as a share of its storage limit (declared aggregate,
+        else the measured one-node limit times the nodes), and each
+        saturation point against the partition's drives (``n x t = k x
+        d``): recorded beside the figures, said in the note.'''
+        partition, said, found = self.current_partition, [], []
+        expected = assess.expected_tasks(partition)
+        largest = max(n * t for n, t in self.points)
+        for op in ('write', 'read'):
+            series = self._series(op) if (op == 'write'
+                                          or self.nodes() > 1) else []
+            if not series:
+                continue
+
+            peak = self._summary(f'{op}_peak')
+            held = assess.peak_limit(partition, op, self.nodes())
+            if held:
+                name, value = held
+                share = 100 * peak / value
+                found.append((f'{op}_peak_mib_s', name, value, share))
+                said.append(f'{op} peak {peak:.4g} MiB/s is {share:.0f} % '
+                            f'of {name} ({value:.4g} MiB/s)')
+            if expected:
+                said.append(assess.saturation_note(
+                    op, self._summary(f'{op}_saturation'), expected,
+                    largest))
+
+        self.limit_name = ';'.join(f'{f}={n}' for f, n, _, _ in found)
+        self.limit_value = ';'.join(f'{f}={v:.6g}' for f, _, v, _ in found)
+        self.share_of_limit = ';'.join(f'{f}={s:.4g}'
+                                       for f, _, _, s in found)
+        if said:
+            self.note = '; '.join(filter(None, [self.note, *said]))
 
     def judge_reads(self, variant, recs):
         '''(what the Darshan witness of ``variant`` saw of its reads, the

@@ -11,7 +11,8 @@ dictionary (ReFrame's ``systems`` entry) and, if it needs any, a list of
 logging (perflogs under ``perflogs/``), results storage, the modes, and a
 ``spack`` programming environment for every partition with a Spack
 environment in spack_envs/<system>/<partition> (its view on PATH), and to
-every Slurm partition the pending reasons that cancel a job.
+every Slurm partition the pending reasons that cancel a job, and to every
+partition its measured limits (systems/limits/, microbench/components.py).
 Where the user has references of their own (``microbench baseline``,
 microbench/references.py), the checks read them laid over the committed ones.
 ``local.py`` is the embedded default: its hostname pattern matches any machine,
@@ -19,11 +20,12 @@ so it is tried last.
 '''
 
 import os
+import socket
 
 import yaml
 from reframe.utility import import_module_from_file
 
-from microbench import fields, paths, references
+from microbench import components, fields, paths, references
 
 HERE = paths.SYSTEMS
 ROOT = paths.ROOT
@@ -121,6 +123,23 @@ def _slurm_defaults(systems):
     return systems
 
 
+def _measured_limits(systems):
+    '''Every partition's measured limits (systems/limits/<system>.yaml,
+    written by ``microbench limits --write``) in its ``extras.measured``;
+    the local default's only on the machine that measured them.'''
+    for system in systems:
+        measured = components.load(system['name'])
+        for part in system['partitions']:
+            entry = measured.get(part['name'])
+            if entry is None or (system['name'] == 'local' and not
+                                 components.applies(entry,
+                                                    socket.gethostname())):
+                continue
+            part.setdefault('extras', {})['measured'] = entry
+
+    return systems
+
+
 _modules = _system_modules()
 
 # A user's own references (microbench baseline on a machine without a
@@ -129,7 +148,7 @@ _modules = _system_modules()
 # configuration schema lacks it); an explicit RFM_REFERENCE_PREFIX wins.
 if (_user_refs := references.merged()):
     os.environ.setdefault('RFM_REFERENCE_PREFIX', _user_refs)
-_systems = _slurm_defaults([m.system for m in _modules])
+_systems = _measured_limits(_slurm_defaults([m.system for m in _modules]))
 
 site_configuration = {
     'systems': _systems,

@@ -58,6 +58,15 @@ system = {
                     'storage_write_mib_s': 11921,
                     'storage_read_mib_s': 11921,
                 },
+                # The file system behind the clients (the vendor's
+                # figures): ior_scaling's peak is a share of its aggregate
+                # bandwidth, its saturation point held against n x t =
+                # k x d (microbench/tools/ior/assess.py)
+                'storage_target': {
+                    'drives': {'count': 46, 'type': 'ssd'},
+                    'aggregate_write_mib_s': 38031,
+                    'aggregate_read_mib_s': 40960,
+                },
             },
         },
     ]

@@ -1,8 +1,11 @@
 '''slurm_cluster: example facility system scheduled by Slurm, launched by srun.
 
 Modelled on a Summit-class node: a node-local NVMe drive and a Lustre
-scratch file system.  A partition is a set of nodes *and* the storage target
-the I/O checks write to (``extras.scratch``), so the same nodes appear twice;
+scratch file system; and GPU nodes (4 NVIDIA A100 each, the ``gpu`` feature)
+on the same Lustre scratch, where IOR also measures its buffers in GPU
+memory (ior_gpu_buffer: their Spack environment builds ``ior+cuda``).
+A partition is a set of nodes *and* the storage target the I/O checks write
+to (``extras.scratch``), so the same nodes appear twice;
 the network checks run once, on the partition with the ``network`` feature,
 and the multi-node storage checks (IOR, mdtest: a task reads what another
 node wrote) where the scratch is shared, the ``pfs`` feature.
@@ -59,6 +62,28 @@ system = {
             'features': ['lustre', 'pfs'],
             'extras': {
                 'scratch': '/lustre/scratch/$USER/microbench',
+                'ceilings': {
+                    # One EDR link (100 Gb/s) caps what one client moves
+                    'storage_write_mib_s': 11921,
+                    'storage_read_mib_s': 11921,
+                },
+            },
+        },
+        {
+            **_compute,
+            'name': 'gpu',
+            'descr': ('GPU nodes (4 NVIDIA A100 each), Lustre scratch over '
+                      'EDR InfiniBand'),
+            # Whole nodes with all their GPUs: IOR's GPU buffers
+            # (ior_gpu_buffer) put each task's on a GPU of its own
+            'access': ['--partition=gpu', '--exclusive', '--gres=gpu:4'],
+            'features': ['gpu', 'lustre', 'pfs'],
+            'extras': {
+                'scratch': '/lustre/scratch/$USER/microbench',
+                # IOR 4.0.0 calls cudaSetDevice(0) in every task (-O GPUid
+                # is one value for all): srun gives each task of a node a
+                # GPU of its own, seen as device 0
+                'gpu_bind': ['--gpu-bind=map_gpu:0,1,2,3'],
                 'ceilings': {
                     # One EDR link (100 Gb/s) caps what one client moves
                     'storage_write_mib_s': 11921,

@@ -15,6 +15,7 @@ and the perflogs and results storage of earlier runs intact.
 import os
 import re
 import subprocess
+import sys
 import time
 
 import pytest
@@ -25,6 +26,7 @@ import perflog
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slurm]
 
+MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
 TESTBED = os.path.join(suite.ROOT, 'ci', 'slurm_testbed.sh')
 NODES = {'mbnode1', 'mbnode2'}
 #: The node-local scratch of systems/slurm_testbed.py
@@ -184,6 +186,48 @@ def test_nodes_of_one_kernel_share_its_page_cache(quick, runs):
     assert 'stat_cache_median_ops_s' in set(strided['perf_var'])
     for notes in (reorder['note'], strided['note']):
         assert all(notes.str.contains("the job's 2 nodes share one kernel"))
+
+
+def test_the_network_limits_of_two_nodes(slurm, runs, tmp_path):
+    '''component_limits on both nodes: OSU bandwidth and latency between
+    them, what the nodes are, then ``microbench limits`` keeps them.  The
+    nodes share this machine's kernel, so the messages go through shared
+    memory, and the check says so; the veths' speed is no line rate.'''
+    if not BINDIRS['osu_bindir']:
+        pytest.skip('OSU is not installed (MICROBENCH_OSU_BINDIR)')
+
+    proc = run(slurm, runs, '--mode', 'quick', '-n',
+               'component_limits_(network|node)', '-S',
+               f'osu_bindir={BINDIRS["osu_bindir"]}',
+               system='slurm_testbed:node_local')
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    frame = perflog.load(str(runs / 'perflogs'))
+    bandwidth = frame[(frame['name'] == 'component_limits_network '
+                       '%benchmark=osu_bw %buffer=multiple')
+                      & (frame['perf_var'] == 'bandwidth_median_mib_s')]
+    latency = frame[(frame['name'] == 'component_limits_network '
+                     '%benchmark=osu_latency %buffer=multiple')
+                    & (frame['perf_var'] == 'latency_median_us')]
+    assert len(bandwidth) == len(latency) == 1
+    for row in (bandwidth.iloc[0], latency.iloc[0]):
+        assert float(row['perf_value']) > 0
+        assert set(row['node'].split(',')) == NODES
+        assert 'share one kernel' in row['note']
+    node = frame[frame['name'] == 'component_limits_node'].iloc[0]
+    assert 'are memory copies' in node['note']
+    assert 'line_rate_mib_s' not in set(frame['perf_var'])
+
+    limits_dir = tmp_path / 'limits'
+    kept = subprocess.run(
+        [MICROBENCH, '--db', str(runs / 'results.db'), 'limits',
+         '--partition', 'slurm_testbed:node_local', '--write'],
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, 'MICROBENCH_LIMITS_DIR': str(limits_dir)})
+    assert kept.returncode == 0, kept.stderr
+    text = (limits_dir / 'slurm_testbed.yaml').read_text()
+    for name in ('network_bandwidth_mib_s', 'network_latency_us', 'cores'):
+        assert name in text
+    assert 'mbnode1,mbnode2' in text
 
 
 def test_binding_under_srun(slurm, runs):

@@ -10,10 +10,12 @@ from apt, two ranks), and so do their faults.
 
 import os
 import shutil
+import socket
 
 import pytest
 
 import suite
+from microbench import components
 import perflog
 
 IOR_BINDIR = os.environ.get('MICROBENCH_IOR_BINDIR', '')
@@ -133,6 +135,18 @@ def test_ior_scaling(tmp_path):
                     f'100.0 %') in witness
         assert len(peak['darshan_logs'].split()) == 2
     assert os.listdir(tmp_path / 'scratch') == []
+    # The peak as a share of this machine's measured write limit (one node)
+    entry = components.load('local').get('default', {})
+    if not components.applies(entry, socket.gethostname()):
+        assert 'write peak' not in peak['note']
+        return
+    limit = entry['limits']['storage_write_mib_s']['median']
+    share = 100 * float(peak['perf_value']) / limit
+    assert peak['limit_name'] == ('write_peak_mib_s=storage_write_mib_s '
+                                  '(measured, one node) x 1 nodes')
+    assert float(peak['share_of_limit'].split('=')[1]) == pytest.approx(
+        share, rel=1e-3)
+    assert f'is {share:.0f} % of storage_write_mib_s' in peak['note']
 
 
 @needs_ior

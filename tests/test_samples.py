@@ -97,6 +97,8 @@ def test_the_record_fields_are_one_list():
         'check_kernel', 'check_figure_samples',
         # Added with the bundles, at the end
         'check_suite_commit',
+        # Added with the component limits, at the end
+        'check_limit_name', 'check_limit_value', 'check_share_of_limit',
     ]
     assert fields.SHARED == ('samples', 'tool', 'tool_version', 'node',
                              'scratch', 'scratch_fstype',

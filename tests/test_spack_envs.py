@@ -1,128 +1,23 @@
 '''spack_envs/: the version-locked Spack environments and their locks.
 
-Spack is absent where these run: everything is read from the YAML, JSON and
-Python files, except by the tests at the end, which run when a ``spack`` of the
-pinned release is on PATH (and skip, with their reason, where it is not), and
-by those that compare the project's recipes with a clone of their upstream
-source where one is at hand.
+Spack is absent where these run: everything is read from the YAML and JSON
+files.  The project's package repository is tested by test_spack_repo.py,
+and what needs a ``spack`` of the pinned release by
+test_spack_envs_spack.py.
 '''
 
-import ast
-import glob
-import hashlib
-import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 
 import pytest
-import yaml
 
 import suite
-
-ENVS_DIR = os.path.join(suite.ROOT, 'spack_envs')
-PINS = os.path.join(ENVS_DIR, 'common', 'pins.yaml')
-#: Spack's own package defaults under `packages::`: included last by every
-#: environment, so that no site or user packages.yaml enters a lock
-DEFAULTS = os.path.join(ENVS_DIR, 'common', 'packages-defaults.yaml')
-CONCRETIZER = os.path.join(ENVS_DIR, 'common', 'concretizer.yaml')
-#: The project's package repository (Spack 1.0, api v2)
-REPO_DIR = os.path.join(ENVS_DIR, 'repo', 'spack_repo', 'microbench')
-REPO_NAMESPACE = 'microbench'
-#: Bare clones of the upstream sources, where the machine has them
-MIRROR = '/work/.mirror'
-#: Environments bound to no facility partition (one folder deep)
-NAMED = {'local', 'paper-2020'}
-#: What the common pins must cover: every benchmark of the suite, the
-#: libfabric fabtests must match, and an MPI
-BENCHMARKS = {'fio', 'ior', 'osu-micro-benchmarks', 'fabtests', 'libfabric',
-              'elbencho', 'darshan-runtime', 'darshan-util', 'py-darshan'}
-MPIS = {'mpich', 'openmpi'}
-#: A concretization that takes longer has hit an impossible spec
-CONCRETIZE_TIMEOUT_S = 600
-
-
-def _yaml(path):
-    with open(path) as fp:
-        return yaml.safe_load(fp)
-
-
-def environments():
-    '''Every folder of spack_envs/ holding a spack.yaml, by its path relative
-    to spack_envs/ ('local', 'slurm_cluster/nvme').'''
-    found = []
-    for folder, dirs, files in os.walk(ENVS_DIR):
-        dirs[:] = [d for d in dirs if d != '.spack-env']  # views, builds
-        if 'spack.yaml' in files:
-            found.append(os.path.relpath(folder, ENVS_DIR))
-
-    return sorted(found)
-
-
-ENVS = environments()
-CHECKOUT = _yaml(os.path.join(ENVS_DIR, 'checkout-versions.yaml'))
-
-
-def manifest(env):
-    return _yaml(os.path.join(ENVS_DIR, env, 'spack.yaml'))['spack']
-
-
-def includes(env):
-    '''Absolute paths of the files an environment includes, in order.'''
-    entries = manifest(env).get('include', [])
-    return [os.path.normpath(os.path.join(
-                ENVS_DIR, env, e['path'] if isinstance(e, dict) else e))
-            for e in entries]
-
-
-def _packages_section(conf):
-    '''The ``packages`` of a configuration file, also when written
-    ``packages::`` (which YAML reads as the key ``packages:``).'''
-    return conf.get('packages') or conf.get('packages:') or {}
-
-
-def packages(env):
-    '''The ``packages`` configuration of an environment as Spack merges it:
-    its own section over the included files, an earlier include over a later
-    one (each key of a package's entry replaced, not merged).'''
-    layers = [manifest(env).get('packages', {})]
-    layers += [_packages_section(_yaml(path) or {}) for path in includes(env)]
-    merged = {}
-    for layer in reversed(layers):
-        for name, conf in layer.items():
-            merged.setdefault(name, {}).update(conf or {})
-
-    return merged
-
-
-def exact_version(requirement):
-    '''``'3.33'`` for ``'@=3.33'``; None for anything else.'''
-    match = re.fullmatch(r'@=(\S+)', str(requirement).strip())
-    return match.group(1) if match else None
-
-
-def pins(env=None):
-    '''{package: exact version} of an environment, or of common/pins.yaml.'''
-    conf = packages(env) if env else _yaml(PINS)['packages']
-    return {name: exact_version(c['require'])
-            for name, c in conf.items()
-            if 'require' in c and exact_version(c['require'])}
-
-
-def spec_name(spec):
-    return re.match(r'[A-Za-z0-9_-]+', spec.strip()).group()
-
-
-def lock(env):
-    with open(os.path.join(ENVS_DIR, env, 'spack.lock')) as fp:
-        return json.load(fp)
-
-
-def facility_folders():
-    return {name.replace(':', '/') for name in suite.facility_partitions()}
-
+from spack_manifests import (BENCHMARKS, CHECKOUT, CONCRETIZER, DEFAULTS,
+                             ENVS, ENVS_DIR, MPIS, NAMED, PINS, _yaml,
+                             exact_version, facility_folders, includes, lock,
+                             manifest, packages, pins, spec_name)
 
 # -- the manifests ----------------------------------------------------------
 
@@ -267,232 +162,6 @@ def test_packages_defaults_are_those_of_the_pinned_spack():
         'etc/spack/defaults/base/packages.yaml')
 
 
-# -- the project's package repository ----------------------------------------
-
-#: What a package of the repository may do besides subclassing the builtin:
-#: these directives, and the few things below
-DIRECTIVES = {'version', 'patch', 'depends_on'}
-#: Methods allowed, by package: fabtests @1.10.1 is a git checkout of
-#: libfabric, built (autoreconf, configure, make) in its fabtests/ folder
-SUBDIR_BUILD = {'fabtests': {'configure_directory'}}
-#: Class attributes allowed, by package: Spack 1.0.2 fetches a version that
-#: names a commit only from the package's `git` attribute
-CLASS_ATTRIBUTES = {'fabtests': {'git'}}
-#: Module statements allowed after the class, by package: Spack 1.0 has no
-#: directive that drops an inherited one, so ior removes the builtin's
-#: unconditional +lustre patch (declared again `when="+lustre @:3"`)
-AFTER_CLASS = {'ior': ["del Ior.patches[Spec('+lustre')]"]}
-
-
-def repo_packages():
-    return sorted(os.path.basename(os.path.dirname(p)) for p in
-                  glob.glob(os.path.join(REPO_DIR, 'packages', '*',
-                                         'package.py')))
-
-
-def class_name(package):
-    return ''.join(w.capitalize() for w in re.split(r'[-_]', package))
-
-
-def _statements(body):
-    '''The statements of a class body, through `with when(...):` blocks.'''
-    for stmt in body:
-        if isinstance(stmt, ast.With):
-            (item,) = stmt.items
-            call = item.context_expr
-            assert isinstance(call, ast.Call) and \
-                getattr(call.func, 'id', None) == 'when', ast.unparse(stmt)
-            yield from _statements(stmt.body)
-        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            yield stmt.value
-        else:
-            yield stmt
-
-
-def _parse(package):
-    path = os.path.join(REPO_DIR, 'packages', package, 'package.py')
-    with open(path) as fp:
-        tree = ast.parse(fp.read())
-    classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
-    assert len(classes) == 1, f'{path}: not one class'
-    return path, tree, classes[0]
-
-
-def _directives(package, name):
-    path, _, cls = _parse(package)
-    return path, [s for s in _statements(cls.body)
-                  if isinstance(s, ast.Call) and
-                  getattr(s.func, 'id', None) == name]
-
-
-def _kwargs(call):
-    return {k.arg: ast.literal_eval(k.value) for k in call.keywords}
-
-
-def test_repository_is_the_microbench_api_v2_repository():
-    conf = _yaml(os.path.join(REPO_DIR, 'repo.yaml'))['repo']
-    assert conf['namespace'] == REPO_NAMESPACE
-    assert str(conf['api']).startswith('v2.'), conf
-    # Spack 1.0's layout: spack_repo/<namespace>/packages/<name>/package.py
-    assert os.path.basename(os.path.dirname(REPO_DIR)) == 'spack_repo'
-    assert repo_packages() == ['fabtests', 'fio', 'ior']
-
-
-@pytest.mark.parametrize('env', ENVS)
-def test_every_environment_uses_the_repository(env):
-    repos = manifest(env).get('repos') or {}
-    assert isinstance(repos, dict) and REPO_NAMESPACE in repos, (
-        f'{env}: `repos:` has no {REPO_NAMESPACE}')
-    path = repos[REPO_NAMESPACE]
-    assert not os.path.isabs(path), f'{env}: repos path {path} is absolute'
-    assert os.path.realpath(os.path.join(ENVS_DIR, env, path)) == \
-        os.path.realpath(REPO_DIR), f'{env}: {path} is not {REPO_DIR}'
-
-
-@pytest.mark.parametrize('package', repo_packages())
-def test_repository_package_only_adds_to_the_builtin(package):
-    path, tree, cls = _parse(package)
-    name = class_name(package)
-    before = tree.body[:tree.body.index(cls)]
-    after = tree.body[tree.body.index(cls) + 1:]
-    assert [(n.module, [(a.name, a.asname) for a in n.names])
-            for n in before] == [
-        (f'spack_repo.builtin.packages.{package}.package',
-         [(name, f'Builtin{name}')]),
-        ('spack.package', [('*', None)])], (
-        f'{path}: only the builtin class and spack.package may be imported')
-    assert cls.name == name, path
-    assert [ast.unparse(b) for b in cls.bases] == [f'Builtin{name}'], path
-    assert not cls.keywords and not cls.decorator_list, path
-    assert [ast.unparse(n) for n in after] == AFTER_CLASS.get(package, []), (
-        f'{path}: only {AFTER_CLASS.get(package, [])} may follow the class')
-
-    for stmt in _statements(cls.body):
-        if isinstance(stmt, ast.Call):
-            assert getattr(stmt.func, 'id', None) in DIRECTIVES, (
-                f'{path}: {ast.unparse(stmt)} is not one of {DIRECTIVES}')
-        elif isinstance(stmt, ast.Assign):
-            names = [ast.unparse(t) for t in stmt.targets]
-            assert len(names) == 1 and \
-                names[0] in CLASS_ATTRIBUTES.get(package, set()), (
-                    f'{path}: {ast.unparse(stmt)} is not allowed')
-            assert isinstance(ast.literal_eval(stmt.value), str), path
-        elif isinstance(stmt, ast.FunctionDef):
-            assert stmt.name in SUBDIR_BUILD.get(package, set()), (
-                f'{path}: method {stmt.name} is not allowed')
-            assert [ast.unparse(d) for d in stmt.decorator_list] == \
-                ['property'], path
-        else:
-            raise AssertionError(f'{path}: {ast.unparse(stmt)} is not allowed')
-
-
-@pytest.mark.parametrize('package', repo_packages())
-def test_repository_versions_name_a_checksum_or_a_commit(package):
-    path, versions = _directives(package, 'version')
-    git = _class_attribute(package, 'git')
-    for call in versions:
-        kwargs = _kwargs(call)
-        assert len(call.args) == 1, f'{path}: {ast.unparse(call)}'
-        sha256, commit = kwargs.get('sha256', ''), kwargs.get('commit', '')
-        assert re.fullmatch(r'[0-9a-f]{64}', sha256) or (
-            re.fullmatch(r'[0-9a-f]{40}', commit) and git), (
-            f'{path}: {ast.unparse(call)} names neither a sha256 nor a git '
-            f'commit of the package\'s `git` repository')
-
-
-def _class_attribute(package, name):
-    _, _, cls = _parse(package)
-    for stmt in cls.body:
-        if isinstance(stmt, ast.Assign) and \
-                [ast.unparse(t) for t in stmt.targets] == [name]:
-            return ast.literal_eval(stmt.value)
-    return None
-
-
-@pytest.mark.parametrize('package', repo_packages())
-def test_repository_patches_exist_or_name_a_checksum(package):
-    path, patches = _directives(package, 'patch')
-    for call in patches:
-        source = ast.literal_eval(call.args[0])
-        assert _kwargs(call).get('when'), f'{path}: unconditional patch'
-        if '://' in source:
-            assert re.fullmatch(r'[0-9a-f]{64}',
-                                _kwargs(call).get('sha256', '')), (
-                f'{path}: {source} has no sha256')
-        else:
-            assert os.path.isfile(os.path.join(os.path.dirname(path),
-                                               source)), (
-                f'{path}: patch file {source} is missing')
-
-
-FIO_RAW_PATCH = os.path.join(REPO_DIR, 'packages', 'fio',
-                             'fio-remove-raw-device-support.patch')
-FIO_RAW_COMMIT = '382975557e632efb506836bc1709789e615c9094'
-
-
-def _mirror(name):
-    path = os.path.join(MIRROR, name, 'repo')
-    if not os.path.isdir(path) or shutil.which('git') is None:
-        pytest.skip(f'no clone of {name.replace("+", "/")} at {path}')
-    return path
-
-
-def _version(package, version):
-    _, versions = _directives(package, 'version')
-    for call in versions:
-        if ast.literal_eval(call.args[0]) == version:
-            return _kwargs(call)
-    raise AssertionError(f'{package}: no version {version}')
-
-
-def test_fio_patch_is_upstreams_commit():
-    with open(FIO_RAW_PATCH, 'rb') as fp:
-        carried = fp.read()
-    assert carried.startswith(f'From {FIO_RAW_COMMIT} '.encode()), (
-        'the fio patch does not name upstream commit 382975557e')
-    repo = _mirror('axboe+fio')
-    upstream = subprocess.run(
-        ['git', '-C', repo, 'format-patch', '-1', '--full-index', '--stdout',
-         FIO_RAW_COMMIT], capture_output=True, check=True).stdout
-    assert carried == upstream, (
-        f'{FIO_RAW_PATCH} is not `git format-patch -1 --full-index --stdout '
-        f'{FIO_RAW_COMMIT}` of github.com/axboe/fio')
-
-
-def _archive_sha256(repo, prefix, ref):
-    '''sha256 of GitHub's archive of ``ref``, made again from a clone.'''
-    tar = subprocess.run(['git', '-C', repo, 'archive', '--format=tar',
-                          f'--prefix={prefix}/', ref],
-                         capture_output=True, check=True).stdout
-    gz = subprocess.run(['gzip', '-cn'], input=tar, capture_output=True,
-                        check=True).stdout
-    return hashlib.sha256(gz).hexdigest()
-
-
-def test_fio_3_20_checksum_is_githubs_archive_of_its_tag():
-    repo = _mirror('axboe+fio')
-    # The same method gives the builtin recipe's checksum of fio 3.19
-    assert _archive_sha256(repo, 'fio-fio-3.19', 'fio-3.19') == \
-        '809963b1d023dbc9ac7065557af8129aee17b6895e0e8c5ca671b0b14285f404'
-    assert _archive_sha256(repo, 'fio-fio-3.20', 'fio-3.20') == \
-        _version('fio', '3.20')['sha256']
-
-
-def test_fabtests_1_10_1_is_libfabrics_tag():
-    repo = _mirror('ofiwg+libfabric')
-    kwargs = _version('fabtests', '1.10.1')
-    assert _class_attribute('fabtests', 'git') == \
-        'https://github.com/ofiwg/libfabric.git'
-    commit = subprocess.run(['git', '-C', repo, 'rev-parse',
-                             f'{kwargs["tag"]}^{{commit}}'],
-                            capture_output=True, text=True, check=True)
-    assert commit.stdout.strip() == kwargs['commit']
-    tree = subprocess.run(['git', '-C', repo, 'ls-tree', kwargs['commit'],
-                           'fabtests/configure.ac'],
-                          capture_output=True, text=True, check=True)
-    assert tree.stdout.strip(), 'no fabtests/configure.ac at that commit'
-
-
 # -- the locks --------------------------------------------------------------
 
 @pytest.mark.parametrize('env', ENVS)
@@ -602,190 +271,38 @@ def test_lock_is_newer_than_its_manifest_and_includes(env):
             f'spack.lock: re-concretize it')
 
 
-# -- with Spack -------------------------------------------------------------
 
-def _spack_version():
-    out = subprocess.run(['spack', '--version'], capture_output=True,
-                         text=True, timeout=120).stdout
-    return out.split()[0] if out.split() else ''
+# -- GPU partitions -----------------------------------------------------------
 
-
-def _require_pinned_spack():
-    pinned = CHECKOUT['spack']['version']
-    if _spack_version() != pinned:
-        pytest.skip(f'spack on PATH is not the pinned {pinned}')
+def _cuda_arch(spec):
+    found = re.search(r'\bcuda_arch=(\w+)', spec)
+    return found.group(1) if found else None
 
 
-NO_SPACK = pytest.mark.skipif(shutil.which('spack') is None,
-                              reason='no spack executable on PATH')
+@pytest.mark.parametrize('env', sorted(facility_folders()))
+def test_ior_is_built_with_cuda_exactly_on_gpu_partitions(env):
+    '''IOR's GPU buffers (ior_gpu_buffer) need ior+cuda, built for the
+    partition's GPUs against its CUDA external; elsewhere ior is built
+    without CUDA.'''
+    gpu = 'gpu' in suite.facility_partitions()[env.replace('/', ':')][
+        'features']
+    (root,) = [r for r in manifest(env)['specs'] if spec_name(r) == 'ior']
+    assert ('+cuda' in root) == gpu, f'{env}: {root!r}'
+    (node,) = [n for n in lock(env)['concrete_specs'].values()
+               if n['name'] == 'ior']
+    if not gpu:
+        assert not node['parameters'].get('cuda'), f'{env}: {node}'
+        return
 
-
-def _spack(*args, env=None, timeout=300):
-    return subprocess.run(['spack', *args], capture_output=True, text=True,
-                          timeout=timeout,
-                          env=env or dict(os.environ,
-                                          SPACK_DISABLE_LOCAL_CONFIG='1'))
-
-
-@NO_SPACK
-@pytest.mark.parametrize('env', ENVS)
-def test_every_pin_is_a_version_its_recipe_declares(env):
-    # Inside the environment, so that the versions of the project's
-    # repository (fio 3.20, fabtests 1.10.1) count; `--safe`: only the
-    # versions a recipe declares with a checksum (or a git commit)
-    _require_pinned_spack()
-    for name, version in sorted(pins(env).items()):
-        out = _spack('-e', os.path.join(ENVS_DIR, env), 'versions', '--safe',
-                     name)
-        declared = set(out.stdout.split())
-        assert out.returncode == 0, out.stderr[-2000:]
-        assert version in declared, (
-            f'{env}: {name}@={version} is not declared by its recipe '
-            f'({sorted(declared)})')
-
-
-def _concretize(env_dir, environ):
-    '''Concretize a copy of an environment; its fresh lock.'''
-    proc = subprocess.Popen(['spack', '-e', str(env_dir), 'concretize',
-                             '--force'], env=environ, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True)
-    try:
-        output, _ = proc.communicate(timeout=CONCRETIZE_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        pytest.fail(f'{env_dir}: no solution within {CONCRETIZE_TIMEOUT_S} s')
-
-    assert proc.returncode == 0, output[-3000:]
-    with open(os.path.join(env_dir, 'spack.lock')) as fp:
-        return json.load(fp)
-
-
-def _copy_envs(tmp_path):
-    copy = tmp_path / 'spack_envs'
-    shutil.copytree(ENVS_DIR, copy,
-                    ignore=shutil.ignore_patterns('spack.lock', '.spack-env'))
-    return copy
-
-
-def _require_compilers(env):
-    '''Spack 1.0 drops an external compiler that does not run where it
-    concretizes: skip where the environment's compilers are absent.'''
-    for external in packages(env).get('gcc', {}).get('externals', []):
-        for path in external.get('extra_attributes', {}).get(
-                'compilers', {}).values():
-            if not os.access(path, os.X_OK):
-                pytest.skip(f'{env}: no compiler {path} here (see '
-                            f'spack_envs/README.md, "Reproducing a lock")')
-
-
-@NO_SPACK
-@pytest.mark.parametrize('env', ENVS)
-def test_environment_concretizes_to_its_lock(env, tmp_path):
-    _require_pinned_spack()
-    _require_compilers(env)
-    copy = _copy_envs(tmp_path)
-    environ = dict(os.environ, SPACK_DISABLE_LOCAL_CONFIG='1')
-    fresh = _concretize(copy / env, environ)
-
-    def roots(data):
-        return sorted((r['spec'], data['concrete_specs'][r['hash']]['version'])
-                      for r in data['roots'])
-
-    assert roots(fresh) == roots(lock(env))
-
-
-#: What `spack external find cmake perl gmake openssl curl python git tar
-#: autoconf automake libtool m4 pkgconf gawk diffutils findutils xz bzip2
-#: ncurses sqlite openssh bison flex` writes on Debian 12, plus a buildable
-#: compiler and another MPICH: a site or a user that found them must not
-#: change a lock
-FOREIGN_PACKAGES = {'packages': {
-    **{name: {'externals': [{'spec': spec, 'prefix': '/usr'}]}
-       for name, spec in {
-           'findutils': 'findutils@4.9.0', 'openssl': 'openssl@3.0.19',
-           'openssh': 'openssh@9.2p1', 'gmake': 'gmake@4.3',
-           'libtool': 'libtool@2.4.7',
-           'perl': 'perl@5.36.0~cpanm+opcode+open+shared+threads',
-           'sqlite': 'sqlite@3.40.1+fts~functions+rtree', 'm4': 'm4@1.4.19',
-           'pkgconf': 'pkgconf@1.8.1',
-           'curl': 'curl@7.88.1+gssapi+ldap+nghttp2', 'bzip2': 'bzip2@1.0.8',
-           'ncurses': 'ncurses@6.4.20221231+symlinks+termlib abi=6',
-           'tar': 'tar@1.34',
-           'python': 'python@3.11.2+bz2+crypt+ctypes+dbm+lzma+pyexpat'
-                     '~pythoncmd+readline+sqlite3+ssl~tkinter+uuid+zlib',
-           'git': 'git@2.39.5~tcltk', 'cmake': 'cmake@3.25.1',
-           'diffutils': 'diffutils@3.8', 'autoconf': 'autoconf@2.71',
-           'automake': 'automake@1.16.5', 'xz': 'xz@5.4.1',
-           'mpich': 'mpich@4.1.1+hydra device=ch4 netmod=ofi',
-       }.items()},
-    'gcc': {'externals': [{
-        'spec': "gcc@12.2.0 languages:='c,c++,fortran'", 'prefix': '/usr',
-        'extra_attributes': {'compilers': {
-            'c': '/usr/bin/gcc', 'cxx': '/usr/bin/g++',
-            'fortran': '/usr/bin/gfortran'}}}]},
-}}
-#: The environment concretized with foreign externals around: the one that
-#: builds the most from source (python, cmake, perl, openssl, ...)
-FOREIGN_ENVS = ['paper-2020']
-
-
-@NO_SPACK
-@pytest.mark.parametrize('env', FOREIGN_ENVS)
-def test_foreign_externals_change_no_hash_of_the_lock(env, tmp_path):
-    _require_pinned_spack()
-    _require_compilers(env)
-    root = _spack('location', '--spack-root').stdout.strip()
-    site = os.path.join(root, 'etc', 'spack', 'packages.yaml')
-    if not os.path.isdir(os.path.dirname(site)):
-        pytest.skip(f'no site scope at {os.path.dirname(site)}')
-    if not os.access(os.path.dirname(site), os.W_OK):
-        pytest.skip(f'the site scope {os.path.dirname(site)} is not writable')
-    user = tmp_path / 'user'
-    user.mkdir()
-    with open(user / 'packages.yaml', 'w') as fp:
-        yaml.safe_dump(FOREIGN_PACKAGES, fp)
-    copy = _copy_envs(tmp_path)
-    committed = lock(env)
-
-    saved = None
-    if os.path.exists(site):
-        with open(site) as fp:
-            saved = fp.read()
-    try:
-        with open(site, 'w') as fp:
-            yaml.safe_dump(FOREIGN_PACKAGES, fp)
-        runs = {
-            # SPACK_DISABLE_LOCAL_CONFIG drops the user (and system) scope,
-            # not the site scope
-            'site scope': dict(os.environ, SPACK_DISABLE_LOCAL_CONFIG='1'),
-            'site and user scopes': {
-                **{k: v for k, v in os.environ.items()
-                   if k != 'SPACK_DISABLE_LOCAL_CONFIG'},
-                'SPACK_USER_CONFIG_PATH': str(user)},
-        }
-        for where, environ in runs.items():
-            # The foreign externals are there: outside the environment,
-            # Spack sees them
-            seen = _spack('config', 'get', 'packages', env=environ).stdout
-            assert 'cmake@3.25.1' in seen, f'{where}: {seen[-1000:]}'
-            fresh = _concretize(copy / env, environ)
-            assert sorted(fresh['roots'], key=lambda r: r['spec']) == sorted(
-                committed['roots'], key=lambda r: r['spec']), where
-            added = (set(fresh['concrete_specs'])
-                     - set(committed['concrete_specs']))
-            assert not added, (
-                f'{env}, foreign externals in the {where}: nodes not in the '
-                f'lock: ' + ', '.join(sorted(
-                    f'{fresh["concrete_specs"][h]["name"]}/{h[:7]}'
-                    for h in added)))
-            assert set(fresh['concrete_specs']) == set(
-                committed['concrete_specs']), f'{where}: nodes missing'
-    finally:
-        if saved is None:
-            if os.path.exists(site):
-                os.remove(site)
-        else:
-            with open(site, 'w') as fp:
-                fp.write(saved)
+    arch = _cuda_arch(root)
+    assert arch, f'{env}: {root!r} names no cuda_arch'
+    params = node['parameters']
+    assert params['cuda'] is True and params['cuda_arch'] == [arch], (
+        f'{env}: ior in spack.lock is cuda={params.get("cuda")} '
+        f'cuda_arch={params.get("cuda_arch")}: re-concretize it')
+    assert node['namespace'] == 'microbench', (
+        f'{env}: ior +cuda is the project repository\'s recipe')
+    cuda = [lock(env)['concrete_specs'][d['hash']]
+            for d in node['dependencies'] if d['name'] == 'cuda']
+    assert len(cuda) == 1 and 'external' in cuda[0], (
+        f'{env}: ior must link the CUDA toolkit of the nodes (an external)')

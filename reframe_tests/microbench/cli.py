@@ -12,7 +12,8 @@ storage.
     microbench stored REPORT_OR_UUID...
     microbench limits [SESSIONS] --partition SYS:PART [--write]
     microbench weather [SESSIONS] -o DIR [--verdicts FILE]
-    microbench export [SESSION] --openmetrics FILE [--push URL]
+    microbench export [SESSION] [--verdicts FILE] (--openmetrics FILE
+                      | --textfile DIR | --push URL)...
 
 SESSIONS, BEFORE and AFTER are ReFrame's session queries: a session UUID,
 a time period (``now-7d:now``), a filter on ``--session-extras``

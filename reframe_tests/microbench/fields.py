@@ -55,6 +55,13 @@ FIELDS = {
     'suite_commit': (str, '', False, "the suite's git commit that ran it "
                                      '(``-dirty``: a tracked file differed '
                                      'from it)'),
+    'limit_name': (str, '', False, 'the limit of every median figure that '
+                                   'has one, ``<figure>=<limit>`` joined by '
+                                   '``;`` (microbench/components.py)'),
+    'limit_value': (str, '', False, 'its value, ``<figure>=<value>`` in '
+                                    "the figure's unit"),
+    'share_of_limit': (str, '', False, "the figure's share of it, "
+                                       '``<figure>=<percent>``'),
 }
 
 #: What ran: the fields that tell two runs of a figure apart (not the

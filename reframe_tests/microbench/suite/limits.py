@@ -15,6 +15,9 @@ measurement; a network figure above the NIC's line rate, or a latency below
 what the wire allows, is a shared-memory path or a broken measurement.
 '''
 
+from microbench import components
+from microbench.units import figure_name
+
 #: limit -> (extras key, what it bounds, what a figure beyond it is)
 LIMITS = {
     'storage_write_mib_s': ('ceilings', 'storage write',
@@ -59,3 +62,76 @@ def violation(samples, partition, name, per_node=False):
                 f'{partition.fullname} ({value:.6g} {unit}): {beyond}')
 
     return None
+
+
+def in_force(partition, name):
+    '''(value, stats, kind, source) of limit ``name`` of ``partition``:
+    the measured one (``extras.measured``, :mod:`microbench.components`)
+    first, else the declared one; None where it has neither.'''
+    measured = partition.extras.get('measured', {}).get('limits', {})
+    if name in measured:
+        stats = measured[name]
+        return (stats['median'], stats, components.LIMITS[name][4],
+                'measured')
+
+    declared = limit(partition, name) if name in LIMITS else None
+    if declared is None:
+        return None
+
+    kind = LIMITS[name][0][:-1]
+    stats = {'median': declared, 'min': declared, 'max': declared}
+    return declared, stats, kind, 'declared'
+
+
+def shares(check, per_node):
+    '''[(median figure, limit, value, share %, beyond)] of every figure of
+    ``check`` (a variant check) that has a limit in force: a figure
+    :attr:`cached` that reads is held against the memory ceiling, any other
+    against its own limit (``per_node``: divided by the check's nodes).'''
+    found = []
+    for name, limit_name in check.limits.items():
+        if name not in check.figures:
+            continue
+
+        cached = name in check.cached
+        if cached and limit_name == 'storage_read_mib_s':
+            limit_name = 'memory_read_mib_s'
+        held = in_force(check.current_partition, limit_name)
+        if held is None:
+            continue
+
+        value, stats, kind, source = held
+        samples = check.figures[name]
+        median = samples.median / (check.nodes if per_node(limit_name)
+                                   else 1)
+        share = components.share(median, value, kind)
+        figure = reported(check, name, samples.unit)
+        found.append((figure, f'{limit_name} ({source})', value, share,
+                      components.beyond(share, stats, kind)))
+
+    return found
+
+
+def reported(check, name, unit):
+    '''The median figure of ``name`` as ``check`` reports it: renamed
+    ``<name>_cache_*`` where the check demoted it, else its own name (a
+    variant that is a cache figure by design keeps it).'''
+    demoted = figure_name(f'{name}_cache', 'median', unit)
+    if demoted in check.perf_variables:
+        return demoted
+
+    return figure_name(name, 'median', unit)
+
+
+def beyond_note(figure, limit_name, share, cached):
+    '''What a figure beyond its limit means.'''
+    if cached:
+        what = 'a cache figure, as its variant says'
+    elif limit_name.startswith('network'):
+        what = ('too good to be true: a shared-memory path or a broken '
+                'measurement, not the network')
+    else:
+        what = ('too good to be true: a cache effect or a broken '
+                'measurement, not storage')
+    return (f'{figure} is {share:.0f} % of {limit_name}, beyond it by more '
+            f'than its spread: {what}')

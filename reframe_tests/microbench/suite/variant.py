@@ -162,6 +162,25 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
             if message:
                 raise SanityError(message)
 
+        self.record_shares()
+
+    def record_shares(self):
+        '''Record every median figure's share of its limit in force
+        (measured, else declared), and say in :attr:`note` where one is
+        beyond it by more than the limit's own spread.'''
+        found = limits.shares(self, lambda limit: (
+            limit.startswith('storage') and self.nodes > 1))
+        self.limit_name = ';'.join(f'{fig}={name}'
+                                   for fig, name, *_ in found)
+        self.limit_value = ';'.join(f'{fig}={value:.6g}'
+                                    for fig, _, value, *_ in found)
+        self.share_of_limit = ';'.join(f'{fig}={share:.4g}'
+                                       for fig, _, _, share, _ in found)
+        beyond = [limits.beyond_note(fig, name, share, '_cache' in fig)
+                  for fig, name, _, share, over in found if over]
+        if beyond:
+            self.note = '; '.join(filter(None, [self.note, *beyond]))
+
     @sanity_function
     def validate(self):
         rounds = self.rounds

@@ -9,7 +9,9 @@ Features a partition of systems/ declares for the suite:
   another node wrote (IOR, mdtest); a one-node partition shares it with
   itself;
 - ``lustre``: the scratch may be Lustre (the striping checks run, and skip
-  where ``lfs`` is missing).
+  where ``lfs`` is missing);
+- ``gpu``: the nodes have GPUs (IOR's GPU buffers, ``ior_gpu_buffer``, are
+  measured there and nowhere else).
 
 Checks that need none of these run on every partition, ReFrame's builtin
 ``generic`` system included (it has no features).
@@ -23,3 +25,6 @@ SHARED_SCRATCH = ['+pfs']
 
 #: Lustre layout checks
 LUSTRE = ['+lustre']
+
+#: Checks of GPU buffers
+GPU = ['+gpu']

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 FORMAT = 'microbench figures cache'
-VERSION = '5'
+VERSION = '6'
 #: How the samples are kept: little-endian 64-bit floats
 SAMPLE = np.dtype('<f8')
 SUFFIX = '.microbench-cache'
@@ -143,7 +143,7 @@ def _decoded(figures, kept):
     values = iter(flat.tolist())
     figures['samples'] = [tuple(itertools.islice(values, count))
                           for count in counts.tolist()]
-    for name in ('value', 'start'):
+    for name in ('value', 'start', 'limit_value', 'share_of_limit'):
         figures[name] = figures[name].astype(float)
     figures['when'] = pd.to_datetime(figures['start'], unit='s')
     return figures

@@ -135,6 +135,16 @@ def add_arguments(parser):
     parser.set_defaults(handler=run)
 
 
+def with_limits(table, frame):
+    '''``table`` (one row per figure) with the :data:`figures.LIMIT`
+    columns of each figure's latest row in ``frame``: the limit in force
+    when it was measured and its share of it.'''
+    latest = (frame.sort_values('start', kind='stable')
+              .drop_duplicates(KEY, keep='last')[[*KEY, *figures.LIMIT]])
+    return table.drop(columns=figures.LIMIT, errors='ignore').merge(
+        latest, on=KEY, how='left')
+
+
 def last(args):
     '''The nightly verdicts: (table, differences, sides, exit code, how
     it was tested, the table's extra column).'''
@@ -163,7 +173,8 @@ def last(args):
              f'exit code on the night it is found')
     extra = ('since', lambda row: row['since_date'] or
              f'{row["nights"]} nights')
-    return got.figures, diffs, sides, got.exit_code, test, about, extra
+    return (with_limits(got.figures, frame), diffs, sides, got.exit_code,
+            test, about, extra)
 
 
 def pre_post(args):
@@ -186,7 +197,7 @@ def pre_post(args):
              f'({level:.2g} per figure), the session as the unit')
     extra = ('sessions', lambda row: f'{row["sessions_before"]} / '
                                      f'{row["sessions_after"]}')
-    table = rule.worst_first(table, rule.VERDICTS, KEY)
+    table = with_limits(rule.worst_first(table, rule.VERDICTS, KEY), after)
     regression = (table['verdict'] == 'regression').any()
     return (table, differences(before, after), (args.before, args.after),
             int(regression), test, about, extra)

@@ -21,12 +21,16 @@ from microbench.verdicts.storage import ALL, ResultsError  # noqa: F401
 #: What ran: the record fields that tell two sides of a comparison apart
 CONTEXT = list(fields.CONTEXT)
 
+#: The limit in force of a median figure, its value and the figure's
+#: share of it, in % (microbench/components.py; empty where none)
+LIMIT = ['limit_name', 'limit_value', 'share_of_limit']
+
 #: What identifies a figure across sessions
 KEY = ['system', 'partition', 'environ', 'check', 'variant', 'figure']
 
 COLUMNS = ['session', 'start', 'tag', 'system', 'partition', 'environ',
            'check', 'variant', 'measures', 'figure', 'value', 'unit', 'ref',
-           'lower', 'upper', 'result', 'samples', *CONTEXT]
+           'lower', 'upper', 'result', 'samples', *CONTEXT, *LIMIT]
 
 
 def fmt(value):
@@ -48,6 +52,26 @@ def parse_samples(text):
             continue
 
     return out
+
+
+def _pairs(text):
+    '''``{figure: value}`` of a ``<figure>=<value>;...`` record.'''
+    return dict(item.partition('=')[::2]
+                for item in filter(None, (text or '').split(';')))
+
+
+def _number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return float('nan')
+
+
+def _limit(case, figure):
+    '''The :data:`LIMIT` columns of ``figure`` of a test ``case``.'''
+    name, value, share = (_pairs(case.get(field)).get(figure)
+                          for field in LIMIT)
+    return [name or '', _number(value), _number(share)]
 
 
 def _rows(session):
@@ -72,7 +96,8 @@ def _rows(session):
                        figure, value, unit, ref, lower, upper,
                        result[0] if result else None,
                        samples.get(figure, ()),
-                       *(str(case.get(f, '')) for f in CONTEXT)]
+                       *(str(case.get(f, '')) for f in CONTEXT),
+                       *_limit(case, figure)]
 
 
 def frame(found, sort=True):

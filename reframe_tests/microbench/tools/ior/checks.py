@@ -105,6 +105,16 @@ class IorRounds(Witnessed, MpiRounds):
         '''IOR options of a cache defence.'''
         return command.DEFENCES[defence]
 
+    def buffer_options(self, variant):
+        '''IOR options placing the buffer of ``variant``'s tasks
+        (:data:`.gpu.BUFFERS`); by default none: host memory.'''
+        return ()
+
+    def launch_options(self, variant):
+        '''Launcher options of ``variant``'s ranks, besides those that
+        spread them; by default none.'''
+        return ()
+
     def ior_command(self, variant, deadline_s=None, summary=True):
         '''The IOR command of ``variant`` (:class:`.command.IorCommand`):
         a sample's (stonewalled after ``deadline_s``, by default
@@ -114,17 +124,18 @@ class IorRounds(Witnessed, MpiRounds):
             self.ior(), self.shape_options(shape),
             self.defence_options(defence),
             self.deadline_s if deadline_s is None else deadline_s,
-            nodes, per_node, summary)
+            nodes, per_node, summary, self.buffer_options(variant))
 
     def variant_command(self, variant):
         run = self.ior_command(variant)
-        return self.ranks(*run.argv, nodes=run.nodes,
-                          per_node=run.tasks_per_node)
+        return self.ranks(*self.launch_options(variant), *run.argv,
+                          nodes=run.nodes, per_node=run.tasks_per_node)
 
     def darshan_argv(self, variant, preload):
         run = self.ior_command(variant, self.witness_deadline_s,
                                summary=False)
-        return self.ranks(*preload, *run.argv, nodes=run.nodes,
+        return self.ranks(*self.launch_options(variant), *preload,
+                          *run.argv, nodes=run.nodes,
                           per_node=run.tasks_per_node)
 
     def reader_args(self, variant):

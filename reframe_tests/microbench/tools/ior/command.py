@@ -10,11 +10,14 @@ of its output.
 IO500's shapes: ``easy``, a file per process and 1 MiB transfers; ``hard``,
 one shared file and interleaved 47008-byte transfers.  Both stonewalled
 (``-D``, with ``stoneWallingWearOut`` so that every task writes as much).
+Where a task's buffer lives (host, managed or device memory: :mod:`.gpu`)
+is a part of the command too.
 '''
 
 from dataclasses import dataclass
 
 from microbench.suite.rounds import SCRATCH
+from microbench.tools.ior import gpu
 from microbench.tools.ior.summary import PHASES
 from microbench.units import size_bytes
 
@@ -88,6 +91,11 @@ class IorAsked:
     task_offset: int
     #: whether -M hogs the node's memory
     memory: bool = False
+    #: IOR 4.0.0's buffer (ior_memory_flags: 0 host, 1 managed, 2 device:
+    #: -O allocateBufferOnGPU, --gpuDirect) and whether --gpuDirect was
+    #: asked (:mod:`.gpu`)
+    gpu_memory: int = 0
+    gpu_direct: bool = False
     repetitions: int = 1
     phases: tuple = PHASES
 
@@ -104,14 +112,15 @@ class IorCommand:
 
 
 def build(ior, shape, defence, deadline_s, nodes, tasks_per_node,
-          summary=True):
+          summary=True, buffer=()):
     '''The IOR command of one sample (``summary``: with its JSON summary
     file) or of a witness (without): write then read :data:`TESTFILE` in
     ``shape`` (:func:`shape_options`' options), stonewalled after
-    ``deadline_s`` s, with the options of a cache ``defence``, on
-    ``nodes`` x ``tasks_per_node`` ranks.'''
+    ``deadline_s`` s, with the options of a cache ``defence`` and of a
+    ``buffer`` (:data:`.gpu.BUFFERS`; none: host memory), on ``nodes`` x
+    ``tasks_per_node`` ranks.'''
     argv = (ior, '-w', '-r', '-o', TESTFILE, *shape, '-D', str(deadline_s),
-            '-O', 'stoneWallingWearOut=1', *defence)
+            '-O', 'stoneWallingWearOut=1', *defence, *buffer)
     if summary:
         argv += ('-O', 'summaryFormat=JSON', '-O',
                  f'summaryFile={SUMMARY_FILE}')
@@ -123,7 +132,7 @@ def build(ior, shape, defence, deadline_s, nodes, tasks_per_node,
 #: IOR options that take a value, and those that do not, of the commands
 #: the builder writes (and of the real outputs the tests read)
 _VALUED = {'-o', '-t', '-b', '-s', '-D', '-O', '-Q', '-M', '-i'}
-_FLAGS = {'-w', '-r', '-F', '-C', '-e', '--posix.odirect'}
+_FLAGS = {'-w', '-r', '-F', '-C', '-e', '--posix.odirect', '--gpuDirect'}
 
 
 def asked_of(argv, nodes, tasks_per_node):
@@ -151,6 +160,7 @@ def asked_of(argv, nodes, tasks_per_node):
 
     phases = tuple(op for op, flag in (('write', '-w'), ('read', '-r'))
                    if flag in flags)
+    gpu_memory, gpu_direct = _buffer(argv, extra, flags)
     return IorAsked(
         argv=tuple(argv),
         tasks=nodes * tasks_per_node,
@@ -168,5 +178,30 @@ def asked_of(argv, nodes, tasks_per_node):
         memory='-M' in values,
         repetitions=int(values.get('-i', 1)),
         phases=phases or ('write', 'read'),
+        gpu_memory=gpu_memory,
+        gpu_direct=gpu_direct,
     )
+
+
+def _buffer(argv, directives, flags):
+    '''(ior_memory_flags, --gpuDirect) of a command line, which IOR 4.0.0
+    runs: device memory only with --gpuDirect (its buffer is then always
+    device memory), and --gpuDirect only with --posix.odirect.'''
+    try:
+        memory = gpu.memory_flags(directives)
+    except ValueError as err:
+        raise ValueError(f'{err}: {" ".join(argv)!r}') from None
+
+    direct = '--gpuDirect' in flags
+    if direct and '--posix.odirect' not in flags:
+        raise ValueError(f'--gpuDirect without --posix.odirect in '
+                         f'{" ".join(argv)!r}: IOR aborts ("GPUDirect '
+                         f'required direct I/O to be used!")')
+
+    if memory == 2 and not direct:
+        raise ValueError(f'device memory (allocateBufferOnGPU=2) without '
+                         f'--gpuDirect in {" ".join(argv)!r}: IOR\'s POSIX '
+                         f'calls cannot read a device pointer')
+
+    return (2 if direct else memory), direct
 

@@ -8,7 +8,8 @@ bandwidth times its time, and every parameter the summary entries repeat is
 the Parameters'.  :func:`parse_summary` holds every one of them to the
 other up to the 4 decimals IOR prints (:mod:`.summary_twice`), and, told
 what was asked (:class:`~microbench.tools.ior.command.IorAsked`), the run
-to it (:mod:`.summary_asked`); :mod:`.summary_fields` reads its typed
+to it (:mod:`.summary_asked`; where a task's buffer was, where IOR says it:
+:func:`.gpu.check_options`); :mod:`.summary_fields` reads its typed
 members.
 '''
 
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from microbench.suite import output
 from microbench.suite.output import OutputError, load_json, member, number
+from microbench.tools.ior import gpu
 from microbench.tools.ior.summary_asked import _check_asked, _summary_file
 from microbench.tools.ior.summary_fields import _float, _int, _text
 from microbench.tools.ior.summary_twice import (_check_repeated,
@@ -109,6 +111,7 @@ def parse_summary(text, phases=PHASES, asked=None):
     if asked is not None:
         _check_asked(data, params, entries[phases[0]], tasks[phases[0]],
                      asked)
+        gpu.check_options(options, asked)
 
     rows = _rows(test, repetitions, phases)
     found = {}

@@ -3,7 +3,8 @@ URIs, inline CSS), each plot also a PNG file beside it.
 
 Plots first: per pitfall (a check and its ``<check>_gap``), the violin
 plots of its latest session (:mod:`.violins`); per pitfall, the trend of
-each figure with samples over the sessions (:mod:`.trends`).  Then the
+each figure with samples over the sessions (:mod:`.trends`); per
+partition, each figure's share of its limit (:mod:`.shares`).  Then the
 comparison's verdicts, worst first, and the latest figures.  On a screen
 narrower than a plot (a phone) a plot and a table scroll inside their own
 box, and the page itself never scrolls sideways.  A year of nightly
@@ -24,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from microbench.verdicts import figures
-from microbench.verdicts.report import canvas, trends, violins
+from microbench.verdicts.report import canvas, shares, trends, violins
 from microbench.verdicts.nightly import VERDICTS
 
 #: Drawing the plots is most of the work: a process per core
@@ -277,6 +278,7 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
     if frame.empty:
         raise ValueError('no figures to report')
     os.makedirs(outdir, exist_ok=True)
+    shared = shares.section(frame, outdir)
     frame = frame[[*figures.KEY, 'session', 'start', 'when', 'value',
                    'unit', 'ref', 'lower', 'upper', 'result',
                    'samples']].sort_values('start', kind='stable',
@@ -314,7 +316,7 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
                 f'figures'),
             '</p><section id="pitfalls"><h2>Pitfalls: the latest session'
             '</h2>', *plots['pitfalls'], '</section><section id="trends">'
-            '<h2>Trends</h2>', *plots['trends'], '</section>']
+            '<h2>Trends</h2>', *plots['trends'], '</section>', *shared]
     page += [*_tables(verdicts, pd.concat(latest), advice),
              '</body></html>']
     path = os.path.join(outdir, 'report.html')

@@ -18,6 +18,6 @@ class Fio(BuiltinFio):
     # raw device support", first released in fio-3.28): Linux 5.14 removed
     # <linux/raw.h>, which fio up to 3.27 includes.  The file is
     #   git format-patch -1 --full-index --stdout 382975557e63...
-    # of github.com/axboe/fio (tests/test_spack_envs.py checks it where a
+    # of github.com/axboe/fio (tests/test_spack_repo.py checks it where a
     # clone is at hand); it applies to 3.19 and 3.20 with fuzz in fio.1 only.
     patch("fio-remove-raw-device-support.patch", when="@3.19:3.20")

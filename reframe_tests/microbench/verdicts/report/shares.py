@@ -1,0 +1,98 @@
+'''The report's share of the hardware: per partition, every figure with a
+limit in force (microbench/components.py) as a share of it, in its latest
+session; each pitfall's benchmark-default and realistic forms side by
+side, so the picture says how far a benchmark default sits from what the
+hardware can do ("Keeping It Real" in one plot).  A bar past 100 % is the
+"too good to be true" alarm: a cache figure (orange) is expected there, a
+storage figure (blue) is not.
+'''
+
+import base64
+import html
+import io
+import os
+import re
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from microbench.verdicts.report import canvas
+
+#: A bar's colour: storage, a cache figure
+COLOURS = {'storage': 'tab:blue', 'cache': 'tab:orange'}
+
+
+def latest(frame):
+    '''The rows with a share of their limit, each figure's latest.'''
+    if 'share_of_limit' not in frame:
+        return frame.iloc[:0]
+    rows = frame[np.isfinite(frame['share_of_limit'].astype(float))]
+    return (rows.sort_values('start', kind='stable')
+            .drop_duplicates(['system', 'partition', 'environ', 'check',
+                              'variant', 'figure'], keep='last')
+            .sort_values(['check', 'variant', 'figure'], kind='stable'))
+
+
+def is_cache(row):
+    return '_cache_' in row['figure'] or row['measures'] in (
+        'page cache', 'client cache')
+
+
+def figure(rows, title):
+    '''A horizontal bar per figure of ``rows`` (one partition): its share
+    of its limit, a dashed line at 100 %.'''
+    labels = [f'{r.check} {r.variant}  {r.figure.split("_median_")[0]}'
+              for r in rows.itertuples()]
+    shares = rows['share_of_limit'].astype(float).to_numpy()
+    colours = [COLOURS['cache' if is_cache(row) else 'storage']
+               for _, row in rows.iterrows()]
+    height = 0.8 + 0.28 * len(rows)
+    fig, ax = plt.subplots(figsize=(8, height))
+    ax.barh(np.arange(len(rows)), shares, color=colours)
+    ax.axvline(100, color='black', linestyle='--', linewidth=1)
+    ax.set_yticks(np.arange(len(rows)), labels)
+    ax.invert_yaxis()
+    ax.set_xlabel('% of the limit in force (measured, else declared)')
+    ax.set_title(title)
+    for index, share in enumerate(shares):
+        ax.annotate(f'{share:.0f} %', (share, index), xytext=(3, 0),
+                    textcoords='offset points', va='center')
+    fig.tight_layout()
+    return fig
+
+
+def _png(fig):
+    buf = io.BytesIO()
+    fig.savefig(buf, format='png', dpi=canvas.DPI)
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def section(frame, outdir):
+    '''The section's HTML (its plots also PNG files in ``outdir``).'''
+    rows = latest(frame)
+    out = ['<section id="shares"><h2>Share of the hardware</h2>']
+    if rows.empty:
+        return out + ['<p>No figure has a limit in force: measure the '
+                      'partition\'s limits (component_limits, then '
+                      'microbench limits --write) or declare them.</p>',
+                      '</section>']
+
+    out.append('<p>Each figure with a limit, its latest session, as a share '
+               'of the limit in force (the partition\'s measured limit, '
+               'else its declared one): blue storage, orange a cache '
+               'figure; beyond 100 % a storage figure is too good to be '
+               'true.</p>')
+    for (system, partition), part in rows.groupby(['system', 'partition']):
+        title = f'Share of the hardware on {system}:{partition}'
+        with plt.rc_context(canvas.RC):
+            png = _png(figure(part, title))
+        name = re.sub(r'[^A-Za-z0-9._-]+', '_',
+                      f'shares-{system}-{partition}')
+        with open(os.path.join(outdir, f'{name}.png'), 'wb') as fp:
+            fp.write(png)
+        out.append(f'<h3>{html.escape(title)}</h3><div class="scroll">'
+                   f'<img class="plot" alt="{html.escape(title)}" src="data:'
+                   f'image/png;base64,{base64.b64encode(png).decode()}">'
+                   f'</div>')
+    return out + ['</section>']

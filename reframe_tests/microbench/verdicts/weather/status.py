@@ -1,0 +1,156 @@
+'''What a user sees of each realistic figure: a *tile*.
+
+A tile is one figure of one partition (:mod:`.realistic`): today's value
+(the figure's night summary in the last session: the median of its
+samples), its share of the partition's limit where one is known (the
+``share_of_limit`` column of the figures, when the frame has it), its
+last :data:`NIGHTS` nights (:mod:`.sparkline`), and a status from the
+nightly verdict (:mod:`microbench.verdicts.nightly`):
+
+- ``normal``: ``unchanged``;
+- ``degraded since <night>: 31 % slower``: a ``regression`` (found
+  tonight) or ``degraded`` (found before and still holding), the night
+  the change began and how much the level moved (the change point's
+  change, else tonight against the nights before it);
+- ``improved since <night>: 12 % faster``: ``improvement``, ``improved``;
+- ``unknown: too little history (3 nights, needs 14)``: ``inconclusive``;
+  ``unknown: not measured in the last session``: the figure has no
+  verdict tonight.
+
+Slower and faster read the same for every unit: a bandwidth or a rate
+that drops, a latency that grows, is slower.
+'''
+
+import collections
+import math
+
+import pandas as pd
+
+from microbench.verdicts import history, rule
+from microbench.verdicts.weather import realistic
+from microbench.verdicts.weather.sparkline import number
+
+#: Nights a sparkline shows
+NIGHTS = 30
+
+#: A nightly verdict -> a user's status
+STATUS = {'unchanged': 'normal', 'regression': 'degraded',
+          'degraded': 'degraded', 'improvement': 'improved',
+          'improved': 'improved', 'changed': 'changed',
+          'shifted': 'changed', 'inconclusive': 'unknown'}
+
+#: The statuses, from the one a user must see first
+STATUSES = ('degraded', 'changed', 'unknown', 'improved', 'normal')
+
+Tile = collections.namedtuple('Tile', [
+    'system', 'partition', 'environ', 'check', 'variant', 'figure',
+    'words', 'group', 'unit', 'value', 'when', 'share', 'limit', 'nights',
+    'status', 'text', 'since', 'verdict'])
+
+
+def moved(pct, unit):
+    '''``31 % slower``: a change of ``pct`` % of a figure in ``unit``.'''
+    better = rule.BETTER.get(unit, 0)
+    if not better:
+        return f'{pct:+.0f} %'
+    return f'{abs(pct):.0f} % {"faster" if pct * better > 0 else "slower"}'
+
+
+def change_pct(verdict):
+    '''How much a changed figure's level moved, in %: its change point
+    at the night the change began, else tonight against the nights
+    before; None if neither is known.'''
+    for point in verdict.get('change_points') or ():
+        if isinstance(point, dict) and point.get('session') == \
+                verdict.get('since_session'):
+            return float(point['change_pct'])
+    ratio = verdict.get('ratio')
+    if isinstance(ratio, (int, float)) and math.isfinite(ratio):
+        return 100 * (ratio - 1)
+    return None
+
+
+def night(date):
+    '''A verdict's date (``YYYY-MM-DD HH:MM``) as its night.'''
+    return str(date)[:10] if date else '?'
+
+
+def status(verdict, unit):
+    '''``(status, its text, the night the change began or None)`` of a
+    figure's nightly ``verdict`` (a dict of the compare JSON), or of no
+    verdict.'''
+    if verdict is None:
+        return 'unknown', 'unknown: not measured in the last session', None
+    found = STATUS.get(verdict.get('verdict'), 'unknown')
+    if found == 'normal':
+        return found, 'normal', None
+    if found == 'unknown':
+        why = str(verdict.get('why') or 'no verdict')
+        if why.startswith('history: '):
+            why = 'too little history (' + why.removeprefix('history: ') \
+                + ')'
+        return found, f'unknown: {why}', None
+    since = night(verdict.get('since_date'))
+    pct = change_pct(verdict)
+    how = f': {moved(pct, unit)}' if pct is not None else ''
+    return found, f'{found} since {since}{how}', since
+
+
+def _share(row):
+    '''``(share of the limit in %, the limit's text)`` of a figure's row,
+    or Nones: the figures have no such column, or no limit is known.'''
+    share = row.get('share_of_limit')
+    if share is None or pd.isna(share):
+        return None, None
+    limit = row.get('limit_value')
+    text = (f'{number(float(limit))} {row["unit"]}'
+            if limit is not None and not pd.isna(limit) else None)
+    return float(share), text
+
+
+def tiles(frame, verdicts):
+    '''The tiles of every realistic figure with a night among each
+    partition's last :data:`NIGHTS` sessions of ``frame`` (rows of
+    :func:`figures.load`), in the page's order; ``verdicts``: the nightly
+    verdicts (the dicts of the compare JSON's ``figures``).'''
+    mine = realistic.pick(frame)
+    table = history.nights(mine, last=NIGHTS)
+    if table.empty:
+        return []
+    last = frame.loc[frame['start'].idxmax(), 'session']
+    judged = {tuple(v.get(k) for k in history.KEY): v for v in verdicts}
+    today = mine[mine['session'] == last].drop_duplicates(
+        history.KEY, keep='last').set_index(history.KEY)
+    out = []
+    for key, rows in history.series(table).items():
+        info = dict(zip(history.KEY, key))
+        said = realistic.words(info['check'], info['variant'],
+                               info['figure'])
+        unit = rows['unit'].iloc[-1]
+        verdict = judged.get(key) if key in today.index else None
+        state, text, since = status(verdict, unit)
+        share, limit = (_share({**today.loc[key].to_dict(), 'unit': unit})
+                        if key in today.index else (None, None))
+        out.append(Tile(
+            **info, words=said.words, group=said.group, unit=unit,
+            value=float(rows['night'].iloc[-1]),
+            when=rows['when'].iloc[-1], share=share, limit=limit,
+            nights=list(zip(rows['when'], rows['night'].astype(float))),
+            status=state, text=text, since=since, verdict=verdict))
+    return sorted(out, key=lambda tile: (
+        tile.system, tile.partition, realistic.ORDER[
+            (tile.check, tile.variant, tile.figure)], tile.environ))
+
+
+def partitions(found):
+    '''``{(system, partition): [tiles]}`` of :func:`tiles`, in order.'''
+    out = {}
+    for tile in found:
+        out.setdefault((tile.system, tile.partition), []).append(tile)
+    return out
+
+
+def worst(found):
+    '''The worst status among the tiles ``found``.'''
+    states = {tile.status for tile in found}
+    return next((s for s in STATUSES if s in states), 'unknown')

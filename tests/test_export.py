@@ -1,0 +1,294 @@
+'''``microbench export`` on real sessions: every figure of a stored
+session (tests/data/results: real ReFrame reports) read back through
+Prometheus' own parsers (prometheus_client's OpenMetrics and text format
+parsers), values, labels and timestamps against the report itself; the
+verdicts and change points of a real ``microbench compare --last``.  Bad
+input: label values Prometheus must get escaped (quotes, backslashes,
+newlines, a character that is not UTF-8), a session without figures, an
+empty storage, no destination, a Pushgateway that is down (a closed port
+of this machine: the error names its URL), verdicts of another session.
+'''
+
+import copy
+import json
+import math
+import os
+import socket
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from prometheus_client.openmetrics.parser import \
+    text_string_to_metric_families as openmetrics_families
+from prometheus_client.parser import text_string_to_metric_families
+
+from microbench.verdicts import export, figures, storage, nightly
+
+from fixtures import path
+from test_nightly_storage import WATCHED, night, recorded
+
+MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
+
+#: A variant name Prometheus must get escaped: quotes, a backslash, a
+#: newline, non-ASCII
+ODD = 'buffered "q" \\ back\nslash \u00e9'
+
+#: The labels of a figure, in the order export writes them
+LABELS = ['system', 'partition', 'environ', 'check', 'variant', 'figure',
+          'unit']
+
+#: The value of microbench_verdict, by the verdict's first word
+DIRECTION = {'regression': -1, 'degraded': -1, 'unchanged': 0,
+             'improvement': 1, 'improved': 1}
+
+
+def microbench(db, *args):
+    return subprocess.run([MICROBENCH, '--db', str(db), *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def report(name):
+    with open(path(f'results/{name}.json')) as fp:
+        return json.load(fp)
+
+
+def expected(source, odd=None):
+    '''{labels: value} of every figure of a ReFrame report, read from its
+    perfvalues (the variant ``buffered`` read as ``odd``).'''
+    out = {}
+    for case in source['runs'][-1]['testcases']:
+        for key, (value, *_, unit, _result) in (case.get('perfvalues')
+                                               or {}).items():
+            if value is None:
+                continue
+            system, partition, figure = key.split(':')
+            variant = case.get('variant', '')
+            out[system, partition, case['environ'],
+                case['display_name'].split()[0],
+                odd if odd and variant == 'buffered' else variant,
+                figure, unit] = value
+    return out
+
+
+def renamed(source, odd=ODD):
+    '''A copy of a report, the variant ``buffered`` named ``odd``.'''
+    out = copy.deepcopy(source)
+    for case in out['runs'][-1]['testcases']:
+        if case.get('variant') == 'buffered':
+            case['variant'] = odd
+    return out
+
+
+def samples(families, name):
+    '''{labels: (value, timestamp)} of the gauge ``name``.'''
+    out = {}
+    for family in families:
+        if family.name != name:
+            continue
+        for sample in family.samples:
+            labels = dict(sample.labels)
+            key = tuple(labels.pop(k) for k in LABELS if k in labels)
+            key += tuple(labels[k] for k in sorted(labels))
+            assert key not in out, key
+            out[key] = (sample.value, sample.timestamp)
+    return out
+
+
+def make_nights(tmp):
+    '''A results storage of 17 nights of the recorded fio session, the
+    variant buffered named ODD, the watched figure halved from night 15;
+    (the storage, the last night's report, compare --last's JSON of it).'''
+    db = tmp / 'results.db'
+    source, rng = renamed(recorded()), np.random.default_rng(0)
+    for index in range(nightly.MIN_NIGHTS + 3):
+        last = night(source, index, rng,
+                     drop=0.5 if index > nightly.MIN_NIGHTS else 1)
+        storage.store(str(db), last)
+    proc = microbench(db, 'compare', '--last', '--json',
+                      str(tmp / 'last.json'))
+    assert proc.returncode == 0, proc.stderr
+    return db, last, tmp / 'last.json'
+
+
+@pytest.fixture(scope='module')
+def nights(tmp_path_factory):
+    return make_nights(tmp_path_factory.mktemp('export'))
+
+
+def test_every_figure_of_a_real_session_as_openmetrics(tmp_path):
+    db, out = tmp_path / 'results.db', tmp_path / 'all.txt'
+    source = report('all-quick')
+    storage.store(str(db), report('fio-quick-1'))
+    storage.store(str(db), source)
+    proc = microbench(db, 'export', '--openmetrics', str(out))
+    assert proc.returncode == 0, proc.stderr
+    info = source['session_info']
+    want = expected(source)
+    assert len(want) == 204
+    assert proc.stdout == (f'session {info["uuid"]}: 204 figures, 0 '
+                           f'verdicts -> {out}\n')
+
+    text = out.read_text()
+    assert text.endswith('# EOF\n')
+    families = list(openmetrics_families(text))
+    got = samples(families, 'microbench_figure')
+    assert {k: v for k, (v, _) in got.items()} == want
+    assert {float(t) for _, t in got.values()} == {info['time_start_unix']}
+    start, = samples(families, 'microbench_session_start_timestamp_seconds'
+                     ).items()
+    assert start[1][0] == info['time_start_unix']
+    assert {f.name for f in families} == {
+        'microbench_figure', 'microbench_session_start_timestamp_seconds'}
+    assert families[0].unit == 'seconds'
+
+
+def test_the_session_asked_for_not_the_latest(tmp_path):
+    db, out = tmp_path / 'results.db', tmp_path / 'first.txt'
+    first = report('fio-quick-1')
+    for name in ('fio-quick-1', 'fio-quick-2'):
+        storage.store(str(db), report(name))
+    proc = microbench(db, 'export', first['session_info']['uuid'],
+                      '--openmetrics', str(out))
+    assert proc.returncode == 0, proc.stderr
+    got = samples(openmetrics_families(out.read_text()),
+                  'microbench_figure')
+    assert {k: v for k, (v, _) in got.items()} == expected(first)
+
+
+def test_a_textfile_per_partition_without_timestamps(tmp_path, nights):
+    db, last, _ = nights
+    proc = microbench(db, 'export', '--textfile', str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert os.listdir(tmp_path) == ['microbench_local_default.prom']
+    text = (tmp_path / 'microbench_local_default.prom').read_text()
+    got = samples(text_string_to_metric_families(text),
+                  'microbench_figure')
+    assert {k: v for k, (v, _) in got.items()} == expected(last, ODD)
+    assert {t for _, t in got.values()} == {None}
+    # node_exporter's textfile collector refuses any timestamp
+    assert all(len(line.rsplit('} ', 1)[1].split()) == 1
+               for line in text.splitlines() if not line.startswith('#'))
+
+
+def test_labels_are_escaped_not_lost(tmp_path, nights):
+    db, last, _ = nights
+    out = tmp_path / 'odd.txt'
+    assert microbench(db, 'export', '--openmetrics',
+                      str(out)).returncode == 0
+    text = out.read_text()
+    assert 'variant="buffered \\"q\\" \\\\ back\\nslash \u00e9"' in text
+    assert '\n' not in text.split('variant="buffered', 1)[1].split('}')[0]
+    variants = {k[4] for k in samples(openmetrics_families(text),
+                                      'microbench_figure')}
+    assert ODD in variants and 'direct' in variants
+
+    # a lone surrogate (a JSON escape, not UTF-8): its escape, as text
+    session = last['session_info']['uuid']
+    rows = figures.load(session, str(db)).copy()
+    rows.loc[rows['variant'] == ODD, 'variant'] = 'a\ud800b'
+    text = export.openmetrics_text(session, rows)
+    variants = {k[4] for k in samples(openmetrics_families(text),
+                                      'microbench_figure')}
+    assert 'a\\ud800b' in variants and ODD not in variants
+
+
+def test_verdicts_and_change_points(tmp_path, nights):
+    db, last, verdicts = nights
+    found = json.loads(verdicts.read_text())
+    out = tmp_path / 'night.txt'
+    proc = microbench(db, 'export', '--verdicts', str(verdicts),
+                      '--openmetrics', str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert f'{len(found["figures"])} verdicts' in proc.stdout
+    families = list(openmetrics_families(out.read_text()))
+    got = samples(families, 'microbench_verdict')
+    want = {tuple(f[k] for k in LABELS): DIRECTION[f['verdict']]
+            for f in found['figures']}
+    assert {k: v for k, (v, _) in got.items()} == want
+    assert sorted(want.values()).count(-1) == 1
+    assert got[('local', 'default', 'builtin', *WATCHED, 'MiB/s')][0] == -1
+
+    point, = found['change_points']
+    assert point['change_pct'] == pytest.approx(-50, abs=6)
+    got = samples(families, 'microbench_change_point_percent')
+    assert got == {(*(point[k] for k in LABELS), point['date'],
+                    point['session']): (point['change_pct'], mock_time(last))}
+
+
+def mock_time(source):
+    '''The timestamp every sample of ``source``'s export carries.'''
+    from prometheus_client.samples import Timestamp
+    start = source['session_info']['time_start_unix']
+    return Timestamp(int(start), int(round(start % 1 * 1e9)))
+
+
+def test_verdicts_without_a_direction_are_nan(nights):
+    db, last, verdicts = nights
+    session = last['session_info']['uuid']
+    rows = figures.load(session, str(db))
+    found = json.loads(verdicts.read_text())['figures']
+    words = ['changed', 'shifted', 'inconclusive', 'improved since x',
+             'improvement', 'regression', 'degraded since 2026-11-01']
+    for verdict, word in zip(found, words):
+        verdict['verdict'] = word
+    text = export.openmetrics_text(session, rows, found)
+    got = samples(openmetrics_families(text), 'microbench_verdict')
+    values = [got[tuple(f[k] for k in LABELS)][0] for f in found[:7]]
+    assert [math.isnan(v) for v in values[:3]] == [True] * 3
+    assert values[3:] == [1, 1, -1, -1]
+
+
+def test_verdicts_of_another_session_are_refused(tmp_path, nights):
+    db, _, verdicts = nights
+    first = figures.sessions(figures.ALL, str(db))[0]
+    proc = microbench(db, 'export', first, '--verdicts', str(verdicts),
+                      '--openmetrics', str(tmp_path / 'x.txt'))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith('microbench export: error: ')
+    assert f'not {first}, the one exported' in proc.stderr
+    assert not (tmp_path / 'x.txt').exists()
+
+
+def test_a_session_without_figures_is_a_clear_error(tmp_path):
+    db = tmp_path / 'results.db'
+    empty = report('fio-quick-1')
+    for case in empty['runs'][-1]['testcases']:
+        case['perfvalues'] = {}
+    storage.store(str(db), empty)
+    proc = microbench(db, 'export', '--openmetrics', str(tmp_path / 'x'))
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[-1] + '\n' == (
+        f'microbench export: error: session {empty["session_info"]["uuid"]}'
+        f' has no figures in the results storage {db}: nothing to '
+        f'export\n')
+    assert not (tmp_path / 'x').exists()
+
+    proc = microbench(tmp_path / 'none.db', 'export', '--openmetrics',
+                      str(tmp_path / 'x'))
+    assert proc.returncode == 2 and 'no results storage at' in proc.stderr
+    proc = microbench(db, 'export')
+    assert proc.returncode == 2 and 'nowhere to export to' in proc.stderr
+
+
+def closed_port():
+    '''A port of 127.0.0.1 nothing listens on (bound, then closed).'''
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+def test_a_pushgateway_that_is_down_is_named(tmp_path, nights):
+    db, _, _ = nights
+    url = f'http://127.0.0.1:{closed_port()}'
+    out = tmp_path / 'kept.txt'
+    proc = microbench(db, 'export', '--push', url, '--openmetrics',
+                      str(out))
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (
+        f"microbench export: error: cannot push to the Pushgateway at "
+        f"{url} (job=microbench, system='local', partition='default'): "
+        f"ConnectionRefusedError: [Errno 111] Connection refused\n")
+    # what could be written was written
+    assert 'microbench_figure{' in out.read_text()
+    assert f'-> {out}' in proc.stdout and url not in proc.stdout
