@@ -9,8 +9,10 @@ import io
 import json
 import os
 import platform
+import re
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
@@ -39,6 +41,14 @@ def microbench(*args, env=None):
                           env={**os.environ, **(env or {})})
 
 
+def closed_url():
+    '''The URL of a port of this machine nothing listens on: a
+    Pushgateway that is down.'''
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return f'http://127.0.0.1:{sock.getsockname()[1]}'
+
+
 @pytest.fixture(scope='module')
 def night(tmp_path_factory):
     '''ci/nightly.sh on the local default: a quick session of
@@ -47,7 +57,10 @@ def night(tmp_path_factory):
     (tmp / 'scratch').mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith('RFM_')}
     env.update(MICROBENCH_RESULTS=str(tmp / 'results'),
-               MICROBENCH_REFERENCES=suite.NO_USER_REFERENCES)
+               MICROBENCH_REFERENCES=suite.NO_USER_REFERENCES,
+               MICROBENCH_TEXTFILE_DIR=str(tmp / 'textfile'),
+               MICROBENCH_PUSHGATEWAY=closed_url())
+    (tmp / 'textfile').mkdir()
     proc = subprocess.run(
         [NIGHTLY, 'local', '--mode', 'quick', '-n', '^fio_cache_flags',
          '-S', 'samples=2', '-S', f'scratch_dir={tmp}/scratch',
@@ -114,6 +127,23 @@ def test_the_night_makes_a_whole_bundle(night):
     assert files['python/requirements.txt'] == open(
         os.path.join(suite.ROOT, 'requirements.txt'), 'rb').read()
     assert b'reframe-hpc==4.10.4' in files['python/installed.txt']
+
+
+def test_the_night_has_its_weather_and_exports_what_it_can(night):
+    '''The weather page of the night; its figures in node_exporter's
+    textfile directory; the Pushgateway down: said, naming its URL, and
+    the night goes on.'''
+    tmp, _, proc = night
+    weather = tmp / 'results' / 'reports' / 'latest-weather' / 'weather.html'
+    text = weather.read_text()
+    assert 'O_DIRECT writes' in text and 'unknown' in text
+    proms = list((tmp / 'textfile').glob('*.prom'))
+    assert len(proms) == 1
+    assert 'microbench_figure{' in proms[0].read_text()
+    assert re.search(r'the Pushgateway at http://127\.0\.0\.1:\d+',
+                     proc.stderr), proc.stderr[-2000:]
+    assert 'export to Prometheus failed' in proc.stderr
+    assert 'the night goes on' in proc.stderr
 
 
 def test_every_perflog_record_names_the_suites_commit(night):

@@ -319,7 +319,12 @@ def port_taken():
 def test_start_skips_naming_what_is_missing(broken, idle_machine, tmp_path,
                                             request):
     if broken == 'read_only_run_netns':
+        # a machine that never made a network namespace has no
+        # /run/netns: make one in a tmpfs of this namespace, not on disk
         proc = in_mount_namespace(
+            'if [ ! -d /run/netns ]; then\n'
+            '    mount -t tmpfs tmpfs /run && mkdir /run/netns\n'
+            'fi\n'
             'mount -t tmpfs -o ro tmpfs /run/netns\n'
             f'exec {TESTBED} start')
         words = ['ip netns add', 'Read-only file system']
