@@ -21,8 +21,6 @@ CONCRETIZER = os.path.join(ENVS_DIR, 'common', 'concretizer.yaml')
 #: The project's package repository (Spack 1.0, api v2)
 REPO_DIR = os.path.join(ENVS_DIR, 'repo', 'spack_repo', 'microbench')
 REPO_NAMESPACE = 'microbench'
-#: Bare clones of the upstream sources, where the machine has them
-MIRROR = '/work/.mirror'
 #: Environments bound to no facility partition (one folder deep)
 NAMED = {'local', 'paper-2020'}
 #: What the common pins must cover: every benchmark of the suite, the

@@ -10,30 +10,24 @@ the GPU options written into their command line.
 import json
 import os
 import shlex
-import shutil
-import subprocess
 
 import pytest
 
 import suite
+import upstream
 from ior_cases import asked, edited, summary_of
 from microbench.suite.output import OutputError
 from microbench.tools import ior
 from microbench.tools.ior import command as builder
 from microbench.tools.ior import gpu
 
-IOR_MIRROR = '/work/.mirror/hpc+ior/repo'
 GPU_PARTITION = 'slurm_cluster:gpu'
 
 
 # --- IOR 4.0.0's source spells the options so --------------------------------
 
 def _source(path, ref='4.0.0'):
-    if not os.path.isdir(IOR_MIRROR) or shutil.which('git') is None:
-        pytest.skip(f'no clone of hpc/ior at {IOR_MIRROR}')
-    return subprocess.run(['git', '--git-dir', IOR_MIRROR, 'show',
-                           f'{ref}:{path}'], capture_output=True, text=True,
-                          check=True).stdout
+    return upstream.show('hpc+ior', ref, path)
 
 
 def test_ior_4_0_0_numbers_its_buffers_as_the_builder_writes_them():

@@ -8,12 +8,12 @@ import glob
 import hashlib
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
 
-from spack_manifests import (ENVS, ENVS_DIR, MIRROR, REPO_DIR,
+import upstream
+from spack_manifests import (ENVS, ENVS_DIR, REPO_DIR,
                              REPO_NAMESPACE, _yaml, manifest)
 
 # -- the project's package repository ----------------------------------------
@@ -192,13 +192,6 @@ FIO_RAW_PATCH = os.path.join(REPO_DIR, 'packages', 'fio',
 FIO_RAW_COMMIT = '382975557e632efb506836bc1709789e615c9094'
 
 
-def _mirror(name):
-    path = os.path.join(MIRROR, name, 'repo')
-    if not os.path.isdir(path) or shutil.which('git') is None:
-        pytest.skip(f'no clone of {name.replace("+", "/")} at {path}')
-    return path
-
-
 def _version(package, version):
     _, versions = _directives(package, 'version')
     for call in versions:
@@ -212,11 +205,11 @@ def test_fio_patch_is_upstreams_commit():
         carried = fp.read()
     assert carried.startswith(f'From {FIO_RAW_COMMIT} '.encode()), (
         'the fio patch does not name upstream commit 382975557e')
-    repo = _mirror('axboe+fio')
-    upstream = subprocess.run(
+    repo = upstream.clone('axboe+fio')
+    theirs = subprocess.run(
         ['git', '-C', repo, 'format-patch', '-1', '--full-index', '--stdout',
          FIO_RAW_COMMIT], capture_output=True, check=True).stdout
-    assert carried == upstream, (
+    assert carried == theirs, (
         f'{FIO_RAW_PATCH} is not `git format-patch -1 --full-index --stdout '
         f'{FIO_RAW_COMMIT}` of github.com/axboe/fio')
 
@@ -232,7 +225,7 @@ def _archive_sha256(repo, prefix, ref):
 
 
 def test_fio_3_20_checksum_is_githubs_archive_of_its_tag():
-    repo = _mirror('axboe+fio')
+    repo = upstream.clone('axboe+fio')
     # The same method gives the builtin recipe's checksum of fio 3.19
     assert _archive_sha256(repo, 'fio-fio-3.19', 'fio-3.19') == \
         '809963b1d023dbc9ac7065557af8129aee17b6895e0e8c5ca671b0b14285f404'
@@ -241,7 +234,7 @@ def test_fio_3_20_checksum_is_githubs_archive_of_its_tag():
 
 
 def test_fabtests_1_10_1_is_libfabrics_tag():
-    repo = _mirror('ofiwg+libfabric')
+    repo = upstream.clone('ofiwg+libfabric')
     kwargs = _version('fabtests', '1.10.1')
     assert _class_attribute('fabtests', 'git') == \
         'https://github.com/ofiwg/libfabric.git'
@@ -272,7 +265,7 @@ def test_ior_cuda_is_configured_as_ior_4_0_0s_configure_ac_spells_it():
     assert method.name == 'configure_args', path
     assert set(IOR_CUDA_OPTIONS) <= set(_strings(method)), (
         f'{path}: +cuda does not pass {IOR_CUDA_OPTIONS}')
-    repo = _mirror('hpc+ior')
+    repo = upstream.clone('hpc+ior')
     configure = subprocess.run(
         ['git', '--git-dir', repo, 'show', '4.0.0:configure.ac'],
         capture_output=True, text=True, check=True).stdout
