@@ -79,19 +79,6 @@ class component_limits_network_rounds(OsuRounds):
         return (self.bandwidth_size if benchmark == 'osu_bw'
                 else self.latency_size)
 
-    def variant_command(self, variant):
-        benchmark = variant.split('.')[0]
-        size = self.size_of(benchmark)
-        argv = [self.program(benchmark), '-m', f'{size}:{size}']
-        if benchmark == 'osu_bw':
-            argv += ['-W', str(self.window_size)]
-
-        return self.two_ranks(*argv, '-b', 'multiple')
-
-    def reader_args(self, variant):
-        benchmark = variant.split('.')[0]
-        return (self.size_of(benchmark), benchmark)
-
     def facts(self):
         # Two "nodes" that share one kernel (namespaces, containers) are
         # one host to MPI and UCX: their messages go through shared memory

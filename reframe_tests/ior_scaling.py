@@ -36,10 +36,11 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import run_after, sanity_function, variable
 from reframe.core.exceptions import SanityError
 
+from microbench import components
 from microbench.units import STATISTICS, figure_name
 from microbench.tools.ior import (IorRounds, assess, judge_witness,
                                   local_share, sustained, witness_logs)
-from microbench.suite import mpi
+from microbench.suite import limits, mpi
 from microbench.suite.output import OutputError
 from microbench.suite.stats import Samples, saturation
 
@@ -169,17 +170,16 @@ class ior_scaling(IorRounds):
         expected = assess.expected_tasks(partition)
         largest = max(n * t for n, t in self.points)
         for op in ('write', 'read'):
-            series = self._series(op) if (op == 'write'
-                                          or self.nodes() > 1) else []
-            if not series:
+            if not self._series(op):
                 continue
 
             peak = self._summary(f'{op}_peak')
             held = assess.peak_limit(partition, op, self.nodes())
             if held:
                 name, value = held
-                share = 100 * peak / value
-                found.append((f'{op}_peak_mib_s', name, value, share))
+                share = components.share(peak, value, 'ceiling')
+                found.append(limits.Share(f'{op}_peak_mib_s', name, value,
+                                          share, False, False))
                 said.append(f'{op} peak {peak:.4g} MiB/s is {share:.0f} % '
                             f'of {name} ({value:.4g} MiB/s)')
             if expected:
@@ -187,10 +187,7 @@ class ior_scaling(IorRounds):
                     op, self._summary(f'{op}_saturation'), expected,
                     largest))
 
-        self.limit_name = ';'.join(f'{f}={n}' for f, n, _, _ in found)
-        self.limit_value = ';'.join(f'{f}={v:.6g}' for f, _, v, _ in found)
-        self.share_of_limit = ';'.join(f'{f}={s:.4g}'
-                                       for f, _, _, s in found)
+        limits.record(self, found)
         if said:
             self.note = '; '.join(filter(None, [self.note, *said]))
 

@@ -167,7 +167,7 @@ def test_a_storage_figure_beyond_its_limit_is_flagged():
     # it is far beyond what the device reads
     read = real_figure('ior_page_cache', 'easy.none')
     check = variant_check('read', read, 'storage_read_mib_s')
-    (figure, name, value, share, beyond), = limits.shares(
+    (figure, name, value, share, beyond, _), = limits.shares(
         check, lambda _: False)
     assert figure == 'read_median_mib_s'
     assert name == 'storage_read_mib_s (measured)'
@@ -180,7 +180,7 @@ def test_a_storage_figure_beyond_its_limit_is_flagged():
 def test_a_cache_figure_is_held_against_the_memory_ceiling():
     read = real_figure('ior_page_cache', 'easy.none')
     check = variant_check('read', read, 'storage_read_mib_s', cached=True)
-    (figure, name, value, share, beyond), = limits.shares(
+    (figure, name, value, share, beyond, _), = limits.shares(
         check, lambda _: False)
     assert figure == 'read_cache_median_mib_s'
     assert name == 'memory_read_mib_s (measured)'
@@ -193,10 +193,13 @@ def test_a_cache_variant_keeps_its_figure_name():
     write = real_figure('fio_cache_flags', 'buffered')
     check = variant_check('write', write, 'storage_write_mib_s',
                           cached=True, demoted=False)
-    (figure, name, value, share, _), = limits.shares(check, lambda _: False)
+    (figure, name, value, share, _, cached), = limits.shares(
+        check, lambda _: False)
     assert figure == 'write_median_mib_s'
     assert name == 'storage_write_mib_s (measured)'
     assert share == pytest.approx(100 * write.median / value)
+    # beyond its limit, its note would call it a cache figure
+    assert cached
 
 
 def test_a_latency_is_a_share_of_its_floor():

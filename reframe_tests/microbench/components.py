@@ -38,6 +38,7 @@ import os
 import yaml
 
 from microbench import paths
+from microbench.units import STATISTICS
 
 #: Where the measured limits of every system are kept (the tests point
 #: ``MICROBENCH_LIMITS_DIR`` elsewhere)
@@ -81,18 +82,12 @@ LIMITS = {
 NODE = {'cores': 'cores', 'numa_domains': 'domains',
         'memory_gib': 'GiB'}
 
-#: The statistics kept of a limit
-STATS = ('median', 'min', 'max')
+#: The statistics kept of a limit: those of every figure
+STATS = STATISTICS
 
 
 class LimitsError(ValueError):
     '''A limits file that is not one.'''
-
-
-def by_figure():
-    '''{(check, variant, figure): limit} of every measured limit.'''
-    return {(check, variant, figure): name
-            for name, (check, variant, figure, *_) in LIMITS.items()}
 
 
 def directory():

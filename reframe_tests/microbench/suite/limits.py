@@ -15,8 +15,16 @@ measurement; a network figure above the NIC's line rate, or a latency below
 what the wire allows, is a shared-memory path or a broken measurement.
 '''
 
+import collections
+
 from microbench import components
 from microbench.units import figure_name
+
+#: A median figure's share of its limit in force: the figure's name, the
+#: limit's name and source, its value, the share in %, whether it is
+#: beyond the limit's spread, whether the figure measures a cache
+Share = collections.namedtuple(
+    'Share', 'figure limit value share beyond cached')
 
 #: limit -> (extras key, what it bounds, what a figure beyond it is)
 LIMITS = {
@@ -84,10 +92,10 @@ def in_force(partition, name):
 
 
 def shares(check, per_node):
-    '''[(median figure, limit, value, share %, beyond)] of every figure of
-    ``check`` (a variant check) that has a limit in force: a figure
-    :attr:`cached` that reads is held against the memory ceiling, any other
-    against its own limit (``per_node``: divided by the check's nodes).'''
+    '''[:class:`Share`] of every figure of ``check`` (a variant check)
+    that has a limit in force: a figure :attr:`cached` that reads is held
+    against the memory ceiling, any other against its own limit
+    (``per_node(limit)``: divided by the check's nodes).'''
     found = []
     for name, limit_name in check.limits.items():
         if name not in check.figures:
@@ -105,11 +113,21 @@ def shares(check, per_node):
         median = samples.median / (check.nodes if per_node(limit_name)
                                    else 1)
         share = components.share(median, value, kind)
-        figure = reported(check, name, samples.unit)
-        found.append((figure, f'{limit_name} ({source})', value, share,
-                      components.beyond(share, stats, kind)))
+        found.append(Share(reported(check, name, samples.unit),
+                           f'{limit_name} ({source})', value, share,
+                           components.beyond(share, stats, kind), cached))
 
     return found
+
+
+def record(check, found):
+    '''Set the record fields ``limit_name``, ``limit_value`` and
+    ``share_of_limit`` of ``check`` (``<figure>=<value>`` joined by
+    ``;``) from ``found``, its :class:`Share` s.'''
+    check.limit_name = ';'.join(f'{s.figure}={s.limit}' for s in found)
+    check.limit_value = ';'.join(f'{s.figure}={s.value:.6g}' for s in found)
+    check.share_of_limit = ';'.join(f'{s.figure}={s.share:.4g}'
+                                    for s in found)
 
 
 def reported(check, name, unit):

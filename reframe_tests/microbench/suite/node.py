@@ -16,6 +16,7 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import run_after, sanity_function
 from reframe.core.exceptions import SanityError
 
+from microbench import components
 from microbench.suite.output import OutputError
 from microbench.suite.recorded import Recorded, copy_shared
 from microbench.units import MIB
@@ -144,9 +145,7 @@ class NodeCheck(rfm.RunOnlyRegressionTest, Recorded):
         self.scalars = {}
         self.perf_variables = {
             name: sn.make_performance_function(self._scalar, unit, name)
-            for name, unit in (('cores', 'cores'),
-                               ('numa_domains', 'domains'),
-                               ('memory_gib', 'GiB'),
+            for name, unit in (*components.NODE.items(),
                                ('line_rate_mib_s', 'MiB/s'))
         }
 

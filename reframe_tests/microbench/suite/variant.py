@@ -145,6 +145,11 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
         records): cache figures, notes, witnesses; raise
         :class:`SanityError` where the variant's claim does not hold.'''
 
+    def per_node(self, limit):
+        '''Whether ``limit`` bounds one node: a storage figure of a job
+        on several nodes is held against it divided by the nodes.'''
+        return limit.startswith('storage') and self.nodes > 1
+
     def check_limits(self):
         '''Fail if a figure is beyond a physical limit of the partition
         (storage figures per node; figures in :attr:`cached` measure a
@@ -153,7 +158,7 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
             if name not in self.figures or name in self.cached:
                 continue
 
-            per_node = limit.startswith('storage') and self.nodes > 1
+            per_node = self.per_node(limit)
             samples = self.figures[name]
             message = limits.violation(
                 samples.scaled(1 / self.nodes) if per_node else samples,
@@ -162,22 +167,15 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
             if message:
                 raise SanityError(message)
 
-        self.record_shares()
-
     def record_shares(self):
         '''Record every median figure's share of its limit in force
         (measured, else declared), and say in :attr:`note` where one is
         beyond it by more than the limit's own spread.'''
-        found = limits.shares(self, lambda limit: (
-            limit.startswith('storage') and self.nodes > 1))
-        self.limit_name = ';'.join(f'{fig}={name}'
-                                   for fig, name, *_ in found)
-        self.limit_value = ';'.join(f'{fig}={value:.6g}'
-                                    for fig, _, value, *_ in found)
-        self.share_of_limit = ';'.join(f'{fig}={share:.4g}'
-                                       for fig, _, _, share, _ in found)
-        beyond = [limits.beyond_note(fig, name, share, '_cache' in fig)
-                  for fig, name, _, share, over in found if over]
+        found = limits.shares(self, self.per_node)
+        limits.record(self, found)
+        beyond = [limits.beyond_note(share.figure, share.limit, share.share,
+                                     share.cached)
+                  for share in found if share.beyond]
         if beyond:
             self.note = '; '.join(filter(None, [self.note, *beyond]))
 
@@ -212,6 +210,7 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
         witnessed.judge(self, recs)
 
         self.check_limits()
+        self.record_shares()
         self.sample_values = str(self.figure)
         medians = {name: figure_name(name, 'median', samples.unit)
                    for name, samples in self.figures.items()}

@@ -187,9 +187,13 @@ class OsuRounds(Rounds):
     def expected_seconds(self):
         return 120
 
+    def size_of(self, benchmark):
+        '''Message size of ``benchmark``, bytes.'''
+        return self.message_size
+
     def variant_command(self, variant):
         benchmark, buffer = variant.split('.')
-        size = self.message_size
+        size = self.size_of(benchmark)
         argv = [self.program(benchmark), '-m', f'{size}:{size}']
         if benchmark == 'osu_bw':
             argv += ['-W', str(self.window_size)]
@@ -217,7 +221,8 @@ class OsuRounds(Rounds):
                 f'5.7.1), so it cannot run from multiple buffers')
 
     def reader_args(self, variant):
-        return (self.message_size, variant.split('.')[0])
+        benchmark = variant.split('.')[0]
+        return (self.size_of(benchmark), benchmark)
 
 
 class OsuVariantCheck(VariantCheck):

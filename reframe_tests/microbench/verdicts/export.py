@@ -54,7 +54,7 @@ from prometheus_client import push_to_gateway, write_to_textfile
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.openmetrics import exposition as openmetrics
 
-from microbench.verdicts import figures, storage
+from microbench.verdicts import figures, nightly, storage
 
 HELP = 'the figures of a session (and its verdicts) for Prometheus'
 
@@ -67,8 +67,9 @@ JOB = 'microbench'
 
 #: The value of ``microbench_verdict`` for each verdict (its first word);
 #: any other is NaN
-DIRECTION = {'regression': -1.0, 'degraded': -1.0, 'unchanged': 0.0,
-             'improvement': 1.0, 'improved': 1.0}
+DIRECTION = {'unchanged': 0.0,
+             **{word: sign for state, sign in (('down', -1.0), ('up', 1.0))
+                for word in nightly.STATES[state]}}
 
 #: Seconds a push may take
 TIMEOUT_S = 30

@@ -113,11 +113,7 @@ def entry(found, node, used, partition):
 
 def text(system, part, new_entry):
     '''The limits file of ``system`` with ``part``'s entry set.'''
-    path = components.path_of(system)
-    old = {}
-    if os.path.exists(path):
-        with open(path) as fp:
-            old = components.parse(fp.read(), path)
+    old = components.load(system)
     old[part] = new_entry
     head = (f'# Measured component limits of {system}: microbench limits '
             f'--partition {system}:<partition> --write\n'

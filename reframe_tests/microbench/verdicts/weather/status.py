@@ -26,7 +26,7 @@ import math
 
 import pandas as pd
 
-from microbench.verdicts import history, rule
+from microbench.verdicts import history, nightly, rule
 from microbench.verdicts.weather import realistic
 from microbench.verdicts.weather.sparkline import number
 
@@ -34,10 +34,11 @@ from microbench.verdicts.weather.sparkline import number
 NIGHTS = 30
 
 #: A nightly verdict -> a user's status
-STATUS = {'unchanged': 'normal', 'regression': 'degraded',
-          'degraded': 'degraded', 'improvement': 'improved',
-          'improved': 'improved', 'changed': 'changed',
-          'shifted': 'changed', 'inconclusive': 'unknown'}
+STATUS = {'unchanged': 'normal', 'inconclusive': 'unknown',
+          **{word: status for state, status in (('down', 'degraded'),
+                                                ('up', 'improved'),
+                                                ('moved', 'changed'))
+             for word in nightly.STATES[state]}}
 
 #: The statuses, from the one a user must see first
 STATUSES = ('degraded', 'changed', 'unknown', 'improved', 'normal')
