@@ -193,12 +193,12 @@ def merged():
 
         target = os.path.join(prefix, 'references',
                               os.path.basename(source))
-        _write_if_changed(target, yaml.safe_dump(refs, sort_keys=False))
+        write_if_changed(target, yaml.safe_dump(refs, sort_keys=False))
 
     return prefix
 
 
-def _write_if_changed(path, text):
+def write_if_changed(path, text):
     '''Make ``path`` hold ``text`` (atomically), unless it does.'''
     try:
         with open(path) as fp:

@@ -17,7 +17,7 @@ import sys
 
 import yaml
 
-from microbench import components, paths
+from microbench import components, paths, references
 from microbench.verdicts import figures
 from microbench.verdicts.figures import fmt
 
@@ -162,9 +162,7 @@ def run(args):
         name if name == target else f'a/{name}',
         name if name == target else f'b/{name}'))
     if args.write:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, 'w') as fp:
-            fp.write(new)
+        references.write_if_changed(target, new)
         print(f'written: {name} (the next run on {args.partition} holds '
               f'every figure against these limits)', file=sys.stderr)
     else:
