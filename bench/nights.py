@@ -17,12 +17,21 @@ and the last night once more by the command itself.  Wanted: no unchanged
 night exits 1; the O_DIRECT write figure is called a regression within
 the throttled nights.
 
+``--confirm``: then two nights as the nightly recipe runs them
+(ci/nightly.sh): the run, ``microbench compare --last``, and on a new
+regression ``microbench confirm`` (the affected checks again, as a second
+session of the night): ``lone``, the throttle on the first run only (the
+rerun runs free), wanted ``not confirmed`` and exit 0; ``stays``, the
+throttle on both, wanted ``regression (confirmed)`` and exit 1.  The
+minutes each confirmation took are printed.
+
 The sessions are kept in ``--dir`` (``results.db``); a second run with the
 same ``--dir`` goes on where the first stopped, and ``--judge-only``
 judges what is there.
 
     bench/nights.py --dir DIR [--unchanged 20] [--throttled 3]
                     [--slowdown 0.25] [--samples 3] [--checks '^fio_']
+                    [--confirm]
 '''
 
 import argparse
@@ -35,7 +44,7 @@ import time
 import numpy as np
 
 from microbench import paths
-from microbench.verdicts import figures
+from microbench.verdicts import compare_json, figures
 
 BIN = os.path.join(paths.ROOT, '.venv', 'bin')
 
@@ -77,9 +86,9 @@ def throttle_group(device, bps):
         f'blkio.throttle.write_bps_device {device} {bps}'
 
 
-def night(work, db, args, tag, procs=None):
-    '''One quick session of ``args.checks``, in the throttled cgroup if
-    ``procs``.'''
+def reframe(work, db, args, tag):
+    '''``(command, environment)`` of one quick session of
+    ``args.checks``: the night's ReFrame command line.'''
     env = {**os.environ, 'RFM_CONFIG_FILES': paths.CONFIG,
            'RFM_SQLITE_DB_FILE': db,
            'MICROBENCH_REFERENCES': f'{work}/no-user-references.yaml'}
@@ -88,8 +97,20 @@ def night(work, db, args, tag, procs=None):
            f'samples={args.samples}', '--prefix', f'{work}/rfm',
            '--perflogdir', f'{work}/perflogs', '-S',
            f'scratch_dir={work}/scratch', '--session-extras', f'tag={tag}']
+    return cmd, env
+
+
+def in_cgroup(cmd, procs):
+    '''``cmd`` run in the throttled cgroup (its children too).'''
+    return ['sh', '-c', f'echo $$ > {procs} && exec "$@"', 'sh', *cmd]
+
+
+def night(work, db, args, tag, procs=None):
+    '''One quick session of ``args.checks``, in the throttled cgroup if
+    ``procs``.'''
+    cmd, env = reframe(work, db, args, tag)
     if procs:
-        cmd = ['sh', '-c', f'echo $$ > {procs} && exec "$@"', 'sh', *cmd]
+        cmd = in_cgroup(cmd, procs)
     start = time.monotonic()
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True,
                           cwd=work)
@@ -132,24 +153,8 @@ def collect(work, args):
     throttled = [f'throttled-{i + 1:02d}' for i in range(args.throttled)]
     if all(tag in done for tag in throttled):
         return
-    frame = figures.load(figures.ALL, db)
-    before = float(np.median(watched(
-        frame[frame['tag'].str.startswith('unchanged')]).to_numpy()))
-    target = before * (1 - args.slowdown)
-    device = device_of(f'{work}/scratch')
-    bps = int(target * 2**20)
-    procs, what = throttle_group(device, bps)
+    procs = set_throttle(work, db, args)
     try:
-        probe_db = os.path.join(work, 'probe.db')
-        if not os.path.exists(probe_db):
-            night(work, probe_db, args, 'probe', procs)
-        got = float(watched(figures.load(figures.ALL, probe_db)).iloc[-1])
-        bps = int(bps * target / got)
-        procs, what = throttle_group(device, bps)
-        print(f'throttle: {what}: {target:.1f} MiB/s, '
-              f'{1 - args.slowdown:.0%} of the unchanged nights\' median '
-              f'{before:.1f} MiB/s (a probe night at {target:.1f} gave '
-              f'{got:.1f})', flush=True)
         for tag in throttled:
             if tag not in done:
                 night(work, db, args, tag, procs)
@@ -158,29 +163,109 @@ def collect(work, args):
         os.rmdir(os.path.dirname(procs))     # its processes have ended
 
 
+def set_throttle(work, db, args):
+    '''The throttled cgroup's ``cgroup.procs``: its writes to the scratch
+    disk at ``1 - slowdown`` times the unchanged nights' median O_DIRECT
+    write figure, corrected once by a probe night in a storage of its own
+    (the caller removes the cgroup's directory).'''
+    frame = figures.load(figures.ALL, db)
+    before = float(np.median(watched(
+        frame[frame['tag'].str.startswith('unchanged')]).to_numpy()))
+    target = before * (1 - args.slowdown)
+    device = device_of(f'{work}/scratch')
+    bps = int(target * 2**20)
+    procs, what = throttle_group(device, bps)
+    probe_db = os.path.join(work, 'probe.db')
+    if not os.path.exists(probe_db):
+        night(work, probe_db, args, 'probe', procs)
+    got = float(watched(figures.load(figures.ALL, probe_db)).iloc[-1])
+    bps = int(bps * target / got)
+    procs, what = throttle_group(device, bps)
+    print(f'throttle: {what}: {target:.1f} MiB/s, '
+          f'{1 - args.slowdown:.0%} of the unchanged nights\' median '
+          f'{before:.1f} MiB/s (a probe night at {target:.1f} gave '
+          f'{got:.1f})', flush=True)
+    return procs
+
+
+def confirmed_night(work, db, args, tag, procs, rerun_throttled):
+    '''One night as ci/nightly.sh runs it: the run (throttled), ``compare
+    --last``, and on a new regression ``confirm`` (throttled too if
+    ``rerun_throttled``); (the exit code, the watched figure's verdict as
+    people read it, the confirmation's minutes or None).'''
+    cmd, env = reframe(work, db, args, tag)
+    night(work, db, args, tag, procs)
+    verdicts = os.path.join(work, f'{tag}.json')
+    proc = subprocess.run([os.path.join(BIN, 'microbench'), '--db', db,
+                           'compare', '--last', '--json', verdicts],
+                          env=env, capture_output=True, text=True)
+    first, code, minutes = proc.returncode, proc.returncode, None
+    if first == 1:
+        confirm = [os.path.join(BIN, 'microbench'), '--db', db, 'confirm',
+                   '--verdicts', verdicts, '--report-file',
+                   os.path.join(work, f'{tag}-confirm.json'), '--', *cmd]
+        if rerun_throttled:
+            confirm = in_cgroup(confirm, procs)
+        start = time.monotonic()
+        proc = subprocess.run(confirm, env=env, capture_output=True,
+                              text=True)
+        minutes = (time.monotonic() - start) / 60
+        code = proc.returncode
+        print(proc.stdout[-1500:], proc.stderr[-1500:], flush=True)
+    found = compare_json.read(verdicts)
+    mine = next((row for row in found.figures
+                 if (row['check'], row['variant'], row['figure'])
+                 == WATCHED), {})
+    said = mine.get('label', '-')
+    took = '' if minutes is None else f'; the confirmation took ' \
+        f'{minutes:.1f} min'
+    print(f'{tag}: the first run exits {first}; after the confirmation: '
+          f'exit {code}, the watched figure: {said}{took}', flush=True)
+    with open(os.path.join(work, 'confirmed.txt'), 'a') as fp:
+        fp.write(f'{tag} first={first} exit={code} watched={said!r} '
+                 f'minutes={minutes}\n')
+    return code, said, minutes
+
+
+def confirm_nights(work, args):
+    '''The two nights of ``--confirm``: ``lone`` (the first run only
+    throttled) and ``stays`` (both).'''
+    db = os.path.join(work, 'results.db')
+    done = done_tags(work)
+    procs = set_throttle(work, db, args)
+    try:
+        for tag, both in (('confirm-lone', False), ('confirm-stays', True)):
+            if tag not in done:
+                confirmed_night(work, db, args, tag, procs, both)
+                mark_done(work, tag)
+    finally:
+        os.rmdir(os.path.dirname(procs))
+
+
 def judge(work, args):
-    '''Every night judged on the sessions up to it.'''
-    from microbench.verdicts import nightly
+    '''Every night judged on the nights up to it (a night's confirmation
+    rerun with it), as compare --last judges it.'''
+    from microbench.verdicts import history, triage
 
     db = os.path.join(work, 'results.db')
     frame = figures.load(figures.ALL, db)
-    order = (frame.drop_duplicates('session').sort_values('start')
-             [['session', 'tag']].itertuples(index=False))
-    order = list(order)
+    tags = dict(zip(frame['session'], frame['tag']))
+    order = list(history.sessions_of_nights(frame).items())
     alarms, called = [], None
-    for i, (session, tag) in enumerate(order):
-        upto = frame[frame['session'].isin({s for s, _ in order[:i + 1]})]
-        out = nightly.judge_last(upto)
-        mine = out.figures[(out.figures['check'] == WATCHED[0])
-                           & (out.figures['variant'] == WATCHED[1])
-                           & (out.figures['figure'] == WATCHED[2])]
-        verdict = mine['verdict'].iloc[0] if len(mine) else '-'
-        why = mine['why'].iloc[0] if len(mine) else ''
+    for i, (session, sessions) in enumerate(order):
+        tag = tags[session]
+        upto = frame[frame['session'].isin(
+            {s for _, mine in order[:i + 1] for s in mine})]
+        out = triage.judge(upto, found=[])
+        mine = [row for row in out.figures
+                if (row['check'], row['variant'], row['figure']) == WATCHED]
+        verdict = mine[0]['label'] if mine else '-'
+        why = mine[0]['why'] if mine else ''
         print(f'night {i + 1} {tag}: exit {out.exit_code}, '
               f'{out.counts()}; watched: {verdict} ({why})', flush=True)
         if tag.startswith('unchanged') and out.exit_code:
             alarms.append(tag)
-        if tag.startswith('throttled') and verdict == 'regression' \
+        if tag.startswith('throttled') and verdict.startswith('regression') \
                 and called is None:
             called = tag
 
@@ -191,12 +276,23 @@ def judge(work, args):
     print(proc.stdout[-3000:], proc.stderr[-2000:])
     with open(os.path.join(work, 'last.json')) as fp:
         json.load(fp)
-    unchanged = sum(tag.startswith('unchanged') for _, tag in order)
+    unchanged = sum(tags[s].startswith('unchanged') for s, _ in order)
     print(f'summary: {len(alarms)} of {unchanged} unchanged nights exited 1 '
           f'({", ".join(alarms) or "none"}); the throttled O_DIRECT write '
           f'figure was called a regression on '
           f'{called or "NO throttled night"}')
-    return 0 if not alarms and called else 1
+    confirmed = os.path.join(work, 'confirmed.txt')
+    if os.path.exists(confirmed):
+        with open(confirmed) as fp:
+            said = fp.read()
+        print(f'confirmation nights (wanted: lone exit 0, stays exit 1):\n'
+              f'{said}')
+        wanted = ('confirm-lone first=1 exit=0' in said
+                  and 'confirm-stays first=1 exit=1' in said)
+    else:
+        wanted = True
+    return 0 if not alarms and (called or not args.throttled) and wanted \
+        else 1
 
 
 def main():
@@ -208,12 +304,16 @@ def main():
     parser.add_argument('--slowdown', type=float, default=0.25)
     parser.add_argument('--checks', default='^fio_')
     parser.add_argument('--samples', type=int, default=3)
+    parser.add_argument('--confirm', action='store_true', help='then the '
+                        'two nights of the confirmation rerun')
     parser.add_argument('--judge-only', action='store_true')
     args = parser.parse_args()
     work = os.path.abspath(args.dir)
     os.makedirs(os.path.join(work, 'scratch'), exist_ok=True)
     if not args.judge_only:
         collect(work, args)
+        if args.confirm:
+            confirm_nights(work, args)
     return judge(work, args)
 
 

@@ -11,7 +11,14 @@ included): first cold, on a storage never read before (every session
 decoded), then as on a night: the night's session is new, the year before
 it was decoded on earlier nights (``figures.select``).
 
-    bench/verdicts.py scale [--nights 365] [REPORT.json ...]
+    bench/verdicts.py scale [--nights 365] [--dir DIR] [REPORT.json ...]
+
+``night``: the same times again on a year ``scale --dir DIR`` kept, with
+the code as it is now: before each ``compare --last`` the cache holds
+every session but the last (made once from the year's own cache), so each
+one is a night; ``report`` follows it, as ``ci/nightly.sh`` runs them.
+
+    bench/verdicts.py night DIR [--repeat 5]
 
 Real nights and a real slowdown: ``bench/nights.py``; the verdict's
 statistics on histories with known answers: ``bench/known_answers.py``.
@@ -22,6 +29,7 @@ import copy
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,10 +39,12 @@ import uuid
 import numpy as np
 
 from microbench import paths
-from microbench.verdicts import figures, storage
+from microbench.verdicts import cache, figures, storage
 
 ROOT = paths.ROOT
 BIN = os.path.join(ROOT, '.venv', 'bin')
+#: The longest a night's compare --last or report may take (2 cores)
+TARGET = 3.0
 
 
 def microbench(db, *args):
@@ -87,6 +97,33 @@ def year(sources, nights, rng):
         yield report
 
 
+def timed(db, out, repeat, before_compare=lambda: None):
+    '''Print the wall times of ``repeat`` runs of ``compare --last`` and
+    ``report`` each (``before_compare`` called before each compare) and
+    how many plots the report has; 0 when the slowest took under
+    :data:`TARGET`.'''
+    compare = ['compare', '--last', '--json', f'{out}/compare.json']
+    report = ['report', '-o', f'{out}/report', '--verdicts',
+              f'{out}/compare.json']
+    times = {'compare --last': [], 'report': []}
+    for _ in range(repeat):
+        before_compare()
+        for name, cmd in (('compare --last', compare), ('report', report)):
+            proc, took = microbench(db, *cmd)
+            if proc.returncode not in (0, 1):
+                sys.exit(f'{name} failed: {proc.stderr}')
+            times[name].append(took)
+    for name, took in times.items():
+        print(f'{name}: ' + ', '.join(f'{t:.2f}' for t in took) + ' s')
+    worst = max(max(took) for took in times.values())
+    pngs = len(glob.glob(f'{out}/report/*.png'))
+    print(f'summary: a night (its session new, the year before it decoded '
+          f'on earlier nights): the slowest of compare and report took '
+          f'{worst:.2f} s (target < {TARGET:g} s); the report has {pngs} '
+          f'plots')
+    return 0 if worst < TARGET else 1
+
+
 def scale(args):
     sources = []
     for path in args.reports or [
@@ -96,7 +133,12 @@ def scale(args):
         with open(path) as fp:
             sources.append(json.load(fp))
 
-    tmp = tempfile.mkdtemp(prefix='microbench-scale-')
+    if args.dir:
+        os.makedirs(args.dir, exist_ok=True)
+        if os.path.exists(f'{args.dir}/results.db'):
+            sys.exit(f'{args.dir} already holds a year: time it with '
+                     f'bench/verdicts.py night {args.dir}')
+    tmp = args.dir or tempfile.mkdtemp(prefix='microbench-scale-')
     db = f'{tmp}/results.db'
     backend = storage.backend(db, create=True)
     nights = list(year(sources, args.nights, np.random.default_rng(0)))
@@ -104,32 +146,39 @@ def scale(args):
         backend.store(report)
     made = sum(len(tc['perfvalues']) for r in nights
                for tc in r['runs'][0]['testcases'])
-    compare = ['compare', '--last', '--json', f'{tmp}/compare.json']
-    proc, cold = microbench(db, *compare)
+    proc, cold = microbench(db, 'compare', '--last')
     backend.store(nights[-1])
     size = os.path.getsize(db) / 2**20
     print(f'{args.nights} sessions, {made} figure rows, {size:.0f} MiB of '
           f'results storage in {tmp}')
     print(f'cold: compare --last over the first {args.nights - 1} '
           f'sessions, every one decoded: {cold:.2f} s')
-    worst = 0
-    for name, cmd in [('compare --last', compare),
-                      ('report', ['report', '-o', f'{tmp}/report',
-                                  '--verdicts', f'{tmp}/compare.json'])]:
-        times = []
-        for _ in range(args.repeat):
-            proc, took = microbench(db, *cmd)
-            if proc.returncode not in (0, 1):
-                sys.exit(f'{name} failed: {proc.stderr}')
-            times.append(took)
-        worst = max(worst, max(times))
-        print(f'{name}: ' + ', '.join(f'{t:.2f}' for t in times) + ' s')
+    return timed(db, tmp, args.repeat)
 
-    pngs = len(glob.glob(f'{tmp}/report/*.png'))
-    print(f'summary: a night (its session new, the year before it decoded '
-          f'on earlier nights): the slowest of compare and report took '
-          f'{worst:.2f} s (target < 5 s); the report has {pngs} plots')
-    return 0 if worst < 5 else 1
+
+def night(args):
+    '''Nights on the year kept in ``args.dir``: the cache as it was
+    before the last session, restored before each compare.'''
+    db = f'{args.dir}/results.db'
+    kept = cache.path_of(db)
+    # of this cache version: a new version makes its own
+    before = f'{kept}.night-{cache.VERSION}'
+    if not os.path.exists(before):
+        microbench(db, 'compare', '--last')
+        known = cache.read(db, figures.COLUMNS)
+        if not known.infos:
+            sys.exit(f'no cache of {db} was made')
+        last = max(known.infos,
+                   key=lambda uuid: known.infos[uuid]['time_start_unix'])
+        cache.write(db, cache.Known(
+            known.figures[known.figures['session'] != last],
+            {uuid: info for uuid, info in known.infos.items()
+             if uuid != last}), figures.COLUMNS)
+        shutil.copy(kept, before)
+    print(f'nights on {db}: the cache of every session but the last '
+          f'restored before each compare')
+    return timed(db, args.dir, args.repeat,
+                 lambda: shutil.copy(before, kept))
 
 
 def main():
@@ -139,7 +188,12 @@ def main():
     p.add_argument('reports', nargs='*')
     p.add_argument('--nights', type=int, default=365)
     p.add_argument('--repeat', type=int, default=3)
+    p.add_argument('--dir', help='keep the year here (for night)')
     p.set_defaults(func=scale)
+    p = sub.add_parser('night')
+    p.add_argument('dir', help='a year kept by scale --dir')
+    p.add_argument('--repeat', type=int, default=5)
+    p.set_defaults(func=night)
     args = parser.parse_args()
     return args.func(args)
 

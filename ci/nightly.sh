@@ -12,7 +12,8 @@
 # MICROBENCH_RESULTS (default $HOME/microbench-results) keeps, across nights:
 #   perflogs/      one '|'-separated file per check and partition (pandas)
 #   results.db     ReFrame's results storage (--performance-compare)
-#   reports/       the JSON report of every run, the night's comparison
+#   reports/       the JSON report of every run (a confirmation rerun's:
+#                  confirm-*.json), the night's comparison
 #                  (compare-*.txt, compare-*.json) and its HTML report with
 #                  plots (report-*/report.html; latest -> the last one),
 #                  the weather of the night (weather-*/; latest-weather ->
@@ -27,10 +28,15 @@
 # A weather report or an export that fails is said on stderr (the
 # export's error names the URL) and changes neither the night nor its exit.
 #
+# A regression found tonight is confirmed before the night fails: the
+# affected checks run again (microbench confirm; MICROBENCH_CONFIRM=0 turns
+# it off), and a drop the rerun does not see is a lone night (exit 0).
+#
 # Exit: 4 when the night's session is not in results.db (ReFrame could not
 # store it, or died before writing its run report: named on the last line),
 # else ReFrame's own status when not 0, else 1 on a regression found
-# tonight, else 3 when the bundle is missing or broken, else 0.
+# tonight (and confirmed), else 3 when the bundle is missing or broken,
+# else 0.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 system=${1:?usage: ci/nightly.sh SYSTEM[:PARTITION] [reframe options]}
@@ -90,6 +96,20 @@ if [ "$stored" -eq 0 ]; then
         --json "$results/reports/compare-$stamp.json" \
         | tee "$results/reports/compare-$stamp.txt"
     verdict=${PIPESTATUS[0]}
+    # A new regression: before anyone is paged, rerun only the affected
+    # checks with the samples the advisor gives them (at most 10), as a
+    # second session of the night (confirms=<tonight>), and judge the
+    # night again: "regression (confirmed)" exits 1, "not confirmed (lone
+    # night)" 0.  MICROBENCH_CONFIRM=0 turns it off.
+    if [ "$verdict" -eq 1 ] && [ "${MICROBENCH_CONFIRM:-1}" != 0 ] &&
+        [ -s "$results/reports/compare-$stamp.json" ]; then
+        .venv/bin/microbench confirm \
+            --verdicts "$results/reports/compare-$stamp.json" \
+            --report-file "$results/reports/confirm-$stamp.json" -- \
+            .venv/bin/reframe -c reframe_tests --system "$system" -r "$@" \
+            | tee -a "$results/reports/compare-$stamp.txt"
+        verdict=${PIPESTATUS[0]}
+    fi
     verdicts=()
     if [ -s "$results/reports/compare-$stamp.json" ]; then
         verdicts=(--verdicts "$results/reports/compare-$stamp.json")

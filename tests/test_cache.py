@@ -9,6 +9,7 @@ import pickle
 import sqlite3
 import stat
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -31,6 +32,13 @@ def answer(db):
     '''The figures of every session, in an order to compare.'''
     out = figures.load(storage.ALL, db)
     return out.sort_values(['session', *figures.KEY]).reset_index(drop=True)
+
+
+def column(conn, name):
+    '''The numbers (or codes) a cache keeps of column ``name``.'''
+    dtype, data = conn.execute('SELECT dtype, data FROM figures WHERE name '
+                               '= ?', (name,)).fetchone()
+    return np.frombuffer(data, dtype=dtype)
 
 
 class Payload:
@@ -72,7 +80,8 @@ def test_a_planted_pickle_never_runs(stored, tmp_path, capsys):
 
 @pytest.mark.parametrize('damage', ['truncated', 'foreign', 'other format',
                                     'not numbers', 'miscounted',
-                                    'cut samples'])
+                                    'cut samples', 'codes outside',
+                                    'values not plain', 'column missing'])
 def test_a_cache_not_ours_is_ignored_and_made_again(stored, tmp_path,
                                                     damage, capsys):
     good = answer(stored)
@@ -92,14 +101,27 @@ def test_a_cache_not_ours_is_ignored_and_made_again(stored, tmp_path,
                 conn.execute("UPDATE about SET value = '0' WHERE key = "
                              "'version'")
             elif damage == 'miscounted':
-                conn.execute('UPDATE figures SET samples = samples + 1 '
-                             'WHERE rowid = 1')
+                counts = column(conn, 'samples').copy()
+                counts[0] += 1
+                conn.execute("UPDATE figures SET data = ? WHERE name = "
+                             "'samples'", (counts.tobytes(),))
             elif damage == 'cut samples':
                 conn.execute('UPDATE samples SET data = substr(data, 1, '
                              'length(data) - 3)')
+            elif damage == 'codes outside':
+                codes = column(conn, 'check').copy()
+                codes[-1] = 1000
+                conn.execute("UPDATE figures SET data = ? WHERE name = "
+                             "'check'", (codes.tobytes(),))
+            elif damage == 'values not plain':
+                conn.execute("UPDATE figures SET uniques = "
+                             "'[{\"__reduce__\": \"open\"}]' WHERE name = "
+                             "'check'")
+            elif damage == 'column missing':
+                conn.execute("DELETE FROM figures WHERE name = 'unit'")
             else:
-                conn.execute("UPDATE figures SET samples = "
-                             "'[\"__import__\"]'")
+                conn.execute("UPDATE figures SET data = "
+                             "'[\"__import__\"]' WHERE name = 'samples'")
     capsys.readouterr()
     pd.testing.assert_frame_equal(answer(stored), good)
     assert 'ignored the cache' in capsys.readouterr().err
@@ -149,3 +171,23 @@ def test_a_session_appended_by_another_process_is_not_added_twice(stored):
     cache.append(stored, again, figures.COLUMNS)     # already there
     after = cache.read(stored, figures.COLUMNS)
     assert len(after.figures) == len(known.figures)
+
+
+def test_a_column_of_mixed_values_keeps_each_value_and_its_type(stored):
+    '''Each distinct value is kept once, by its type too (1, 1.0 and True,
+    None and NaN stay apart); a column of numbers and nulls is read back
+    as floats, as a row-by-row read gives it.'''
+    answer(stored)
+    known = cache.read(stored, figures.COLUMNS)
+    mixed = [1, 1.0, True, None, float('nan'), 'x', 2]
+    frame = known.figures.copy()
+    frame['tag'] = [mixed[i % len(mixed)] for i in range(len(frame))]
+    frame['ref'] = [None if i % 2 else 1.5 for i in range(len(frame))]
+    cache.write(stored, cache.Known(frame, known.infos), figures.COLUMNS)
+    again = cache.read(stored, figures.COLUMNS).figures
+    tags = again['tag'].tolist()
+    for i, (got, want) in enumerate(zip(tags, frame['tag'])):
+        assert type(got) is type(want), i
+        assert got == want or (got != got and want != want), i
+    assert again['ref'].dtype == float
+    assert again['ref'].isna().sum() == len(frame) // 2

@@ -276,9 +276,10 @@ def test_promtool_backfills_the_openmetrics_file(nights, tmp_path):
                            'openmetrics', str(out), str(tmp_path / 'tsdb')],
                           capture_output=True, text=True, timeout=120)
     assert made.returncode == 0, made.stdout + made.stderr
-    # one block at the night's start: 37 figures, 13 verdicts, one change
-    # point, the session's start
+    # one block at the night's start: 37 figures, 13 verdicts and their
+    # 13 states, one change point, one event, the session's start
     start = int(last['session_info']['time_start_unix'] * 1000)
     block = made.stdout.splitlines()[-1].split()
     print(f'\n{made.stdout}')
-    assert block[1] == str(start) and block[4] == str(37 + 13 + 1 + 1)
+    assert block[1] == str(start) and \
+        block[4] == str(37 + 13 + 13 + 1 + 1 + 1)

@@ -23,7 +23,9 @@ from prometheus_client.openmetrics.parser import \
     text_string_to_metric_families as openmetrics_families
 from prometheus_client.parser import text_string_to_metric_families
 
-from microbench.verdicts import export, figures, storage, nightly
+from microbench.verdicts import (acks, compare, compare_json, figures,
+                                 nightly, storage)
+from microbench.verdicts.export import destinations
 
 from fixtures import path
 from test_nightly_storage import WATCHED, night, recorded
@@ -187,7 +189,7 @@ def test_labels_are_escaped_not_lost(tmp_path, nights):
     session = last['session_info']['uuid']
     rows = figures.load(session, str(db)).copy()
     rows.loc[rows['variant'] == ODD, 'variant'] = 'a\ud800b'
-    text = export.openmetrics_text(session, rows)
+    text = destinations.openmetrics_text(session, rows)
     variants = {k[4] for k in samples(openmetrics_families(text),
                                       'microbench_figure')}
     assert 'a\\ud800b' in variants and ODD not in variants
@@ -216,6 +218,41 @@ def test_verdicts_and_change_points(tmp_path, nights):
                     point['session']): (point['change_pct'], mock_time(last))}
 
 
+def test_verdict_states_acknowledgements_and_events(tmp_path, nights):
+    db, last, _ = nights
+    frame = figures.load(figures.ALL, str(db))
+    night = frame[frame['check'] == WATCHED[0]].sort_values('start')[
+        'session'].unique()[nightly.MIN_NIGHTS + 1]
+    known = acks.Ack(system='local', partition='default',
+                     check=WATCHED[0], variant=WATCHED[1], figure=WATCHED[2],
+                     night=night, kind='known', reason='the RAID rebuild',
+                     index=1, path='/x/local.yaml')
+    doc, _, _ = compare.last(frame, found=[known])
+    path = tmp_path / 'acked.json'
+    compare_json.write(str(path), doc)
+    session = last['session_info']['uuid']
+    rows = figures.load(session, str(db))
+    text = destinations.openmetrics_text(session, rows, compare_json.read(
+        str(path)))
+    families = list(openmetrics_families(text))
+    mine = ('local', 'default', 'builtin', *WATCHED, 'MiB/s')
+    event, = doc['events']
+    states = samples(families, 'microbench_verdict_state')
+    assert len(states) == len(doc['figures'])
+    assert states[(*mine, event['fingerprint'], 'member',
+                   'acknowledged')][0] == 1
+    assert {k[-1] for k in states} == {'acknowledged', 'unchanged'}
+    acked = samples(families, 'microbench_acknowledged')
+    assert list(acked) == [(*mine, 'known', doc['figures'][0]['ack'][
+        'date'][:10])]
+    # an acknowledged drop keeps its direction in microbench_verdict
+    assert samples(families, 'microbench_verdict')[mine][0] == -1
+    members = samples(families, 'microbench_event_members')
+    (labels, (count, _)), = members.items()
+    assert count == 1 and event['fingerprint'] in labels
+    assert 'nothing recorded' in labels
+
+
 def mock_time(source):
     '''The timestamp every sample of ``source``'s export carries.'''
     from prometheus_client.samples import Timestamp
@@ -227,12 +264,13 @@ def test_verdicts_without_a_direction_are_nan(nights):
     db, last, verdicts = nights
     session = last['session_info']['uuid']
     rows = figures.load(session, str(db))
-    found = json.loads(verdicts.read_text())['figures']
+    judged = compare_json.read(str(verdicts))
+    found = judged.figures
     words = ['changed', 'shifted', 'inconclusive', 'improved since x',
              'improvement', 'regression', 'degraded since 2026-11-01']
     for verdict, word in zip(found, words):
         verdict['verdict'] = word
-    text = export.openmetrics_text(session, rows, found)
+    text = destinations.openmetrics_text(session, rows, judged)
     got = samples(openmetrics_families(text), 'microbench_verdict')
     values = [got[tuple(f[k] for k in LABELS)][0] for f in found[:7]]
     assert [math.isnan(v) for v in values[:3]] == [True] * 3

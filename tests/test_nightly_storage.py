@@ -29,10 +29,11 @@ def recorded():
         return json.load(fp)
 
 
-def night(source, index, rng, drop=1.0, drift=0.03):
+def night(source, index, rng, drop=1.0, drift=0.03, scale=None):
     '''The recorded session as night ``index``: a new UUID and time, every
     sample of each test case times the night's drift; the watched figure's
-    samples times ``drop`` too.'''
+    samples times ``drop`` too (or each test case's times ``scale(case)``,
+    where given).'''
     report = copy.deepcopy(source)
     info = report['session_info']
     info['uuid'] = str(uuid.uuid4())
@@ -43,7 +44,7 @@ def night(source, index, rng, drop=1.0, drift=0.03):
         watched = (case['display_name'].split()[0] == WATCHED[0]
                    and case.get('variant') == WATCHED[1])
         factor = float(np.exp(rng.normal(0, drift))) * (
-            drop if watched else 1)
+            scale(case) if scale else drop if watched else 1)
         scaled = {name: [x * factor for x in values] for name, values in
                   figures.parse_samples(case.get('figure_samples')).items()}
         case['figure_samples'] = ';'.join(
@@ -85,7 +86,8 @@ def test_unchanged_nights_then_a_halved_figure(history):
     proc, found = compare_last(db, tmp)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert {f['verdict'] for f in found['figures']} == {'unchanged'}
-    assert found['figures_judged'] == 13 and found['change_points'] == []
+    assert found['test']['figures_judged'] == 13
+    assert found['change_points'] == []
     assert '13 figures judged: one budget of 5%' in proc.stdout
 
     storage.store(str(db), night(source, 15, rng, drop=0.5))
@@ -124,7 +126,7 @@ def test_a_storage_of_one_session_and_a_figure_of_one_night(tmp_path):
     storage.store(str(db), night(source, 0, rng))
     proc, _ = compare_last(db, tmp_path)
     assert proc.returncode == 2
-    assert '--last needs at least two sessions, the results storage has 1' \
+    assert '--last needs at least two nights, the results storage has 1' \
         in proc.stderr
     proc = subprocess.run([MICROBENCH, '--db', str(db), 'advise'],
                           capture_output=True, text=True, timeout=300)

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from microbench.verdicts import export, figures, storage
+from microbench.verdicts import figures, storage
+from microbench.verdicts.export import destinations
 from microbench.verdicts.report import shares
 
 from fixtures import path
@@ -157,7 +158,7 @@ def test_no_limit_no_bars(tmp_path):
 def test_the_export_gives_each_share_as_a_ratio(db, limited):
     session = limited['session_info']['uuid']
     rows = figures.load(session, str(db))
-    text = export.openmetrics_text(session, rows)
+    text = destinations.openmetrics_text(session, rows)
     got = {}
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
@@ -175,6 +176,7 @@ def test_the_export_gives_each_share_as_a_ratio(db, limited):
 
 def test_a_session_without_limits_exports_no_share(db):
     session = report('fio-quick-1')['session_info']['uuid']
-    text = export.openmetrics_text(session, figures.load(session, str(db)))
+    text = destinations.openmetrics_text(session,
+                                         figures.load(session, str(db)))
     assert 'microbench_figure{' in text
     assert 'share_of_limit' not in text

@@ -10,8 +10,8 @@ import pytest
 import yaml
 from hypothesis import example, given, settings, strategies as st
 
-from microbench.verdicts import baseline, compare, figures, prepost, rule
-from microbench import references
+from microbench.verdicts import baseline, figures, prepost, rule
+from microbench import fields, references
 
 DATA = os.path.join(os.path.dirname(__file__), 'data', 'results')
 
@@ -116,7 +116,7 @@ def test_two_real_sessions_compare_figure_by_figure():
     assert len(table) == 13 and level == pytest.approx(0.05 / 13)
     assert set(table['verdict']) == {'inconclusive'}     # 1 session a side
     assert (table['sessions_before'] == 1).all()
-    assert not compare.differences(one, two)
+    assert not fields.differences(one, two)
 
 
 def test_a_baseline_of_two_real_sessions():
@@ -134,7 +134,7 @@ def test_a_baseline_of_two_real_sessions():
 def test_what_differs_between_sides_is_listed():
     one, two = (figures.frame([s]) for s in sessions())
     two = two.assign(kernel='6.1.0-28-amd64', tool_version='fio-3.38')
-    diffs = compare.differences(one, two)
+    diffs = fields.differences(one, two)
     assert diffs['kernel'] == (['6.18.44-fc-v782'], ['6.1.0-28-amd64'])
     assert diffs['tool_version'] == (['fio-3.33'], ['fio-3.38'])
 

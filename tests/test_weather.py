@@ -169,7 +169,8 @@ def test_the_page_is_self_contained_and_says_how_it_was_made(changed):
 
 def test_too_little_history_is_unknown(tmp_path):
     frame = figures.frame(history(4))
-    path = weather.write(frame, weather.judged(frame), str(tmp_path), [])
+    found, happened = weather.judged(frame)
+    path = weather.write(frame, found, str(tmp_path), [], events=happened)
     page = open(path).read()
     tiles = tile_texts(page)
     assert len(tiles) == 15 + 3
@@ -181,7 +182,8 @@ def test_too_little_history_is_unknown(tmp_path):
 
 def test_a_rise_is_improved(tmp_path):
     frame = figures.frame(history(NIGHTS, change=CHANGE, drop=1.5, seed=3))
-    path = weather.write(frame, weather.judged(frame), str(tmp_path), [])
+    found, happened = weather.judged(frame)
+    path = weather.write(frame, found, str(tmp_path), [], events=happened)
     said = text_of(open(path).read())
     found = re.findall(r'scratch on local: O_DIRECT writes (\d+) % faster '
                        r'since (\S+), after the kernel update', said)
@@ -276,12 +278,12 @@ def test_no_realistic_figure_and_foreign_or_stale_verdicts(changed,
     # the verdicts of the night before
     yesterday = json.loads((tmp / 'verdicts.json').read_text())
     before = figures.sessions(figures.ALL, str(db))[-2]
-    yesterday['after'] = f'the last session {before}'
+    yesterday['session'], yesterday['sessions'] = before, [before]
     stale = tmp_path / 'stale.json'
     stale.write_text(json.dumps(yesterday))
     proc = microbench(db, 'weather', '-o', str(tmp_path / 'out'),
                       '--verdicts', str(stale))
     assert proc.returncode == 2
-    assert f'judges the last session {before}, not the last session ' \
+    assert f'judges the session {before}, not the last session ' \
         'here' in proc.stderr, proc.stderr
     assert not (tmp_path / 'out').exists()

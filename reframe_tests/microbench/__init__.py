@@ -23,9 +23,14 @@ boundaries).
   and uses its private API), ``figures`` (the storage as a data frame),
   ``cache``, ``history`` (night summaries), ``changes`` (Otava's change
   points, the test of the last nights), ``nightly`` (tonight's verdict
-  under one budget), ``prepost`` (sessions a side), ``rule`` (bands),
-  ``compare``, ``advise``, ``baseline``, ``report`` (plots and the
-  page).
+  under one budget), ``triage`` (the verdict made actionable:
+  acknowledgements, events, the confirmation rerun's outcome), ``acks``
+  (the acknowledgements files), ``events`` (one event per root cause),
+  ``prepost`` (sessions a side), ``rule`` (bands), ``compare`` and
+  ``compare_json`` (its JSON, the one format its readers share),
+  ``confirm``, ``ack`` and ``acked``, ``advise``, ``baseline``,
+  ``stored``, ``limits``, ``report`` (plots and the page), ``weather``
+  (the users' page), ``export`` (Prometheus).
 - ``bundles``: one archive per run: ``bundle``, ``check``, ``replay``.
 - At the top, what both sides share: ``fields`` (the record fields),
   ``units``, ``references``, ``provenance``, ``spack``, ``paths``; and

@@ -4,6 +4,11 @@ storage.
     microbench baseline SESSIONS... --partition SYS:PART [--write]
     microbench compare BEFORE AFTER [--json FILE]
     microbench compare --last [--json FILE]
+    microbench confirm --verdicts FILE --report-file R -- REFRAME...
+    microbench ack --partition SYS:PART (--check C --figure F --night N
+                   | --event FINGERPRINT --verdicts FILE) --kind KIND
+                   --reason TEXT [--write]
+    microbench acks [--stats] [--check]
     microbench advise [SESSIONS] [--partition SYS:PART]
     microbench report [SESSIONS] -o DIR [--verdicts FILE]
     microbench bundle SESSION -o run-<date>-<system>.tar.gz
@@ -21,21 +26,25 @@ a time period (``now-7d:now``), a filter on ``--session-extras``
 ReFrame's results storage (``--db``, else ``RFM_SQLITE_DB_FILE``, else
 ``perflogs/results.db``).  Each subcommand's arguments and code are in its
 own module (its ``HELP``, ``add_arguments`` and the ``handler`` they set):
-the nightly verdict in microbench/verdicts/nightly.py; what a bundle
-holds in microbench/bundles/bundle.py; whether a run's session was stored
+the nightly verdict in microbench/verdicts/nightly.py, with the
+acknowledgements, events and confirmation in
+microbench/verdicts/triage.py; what a bundle holds in
+microbench/bundles/bundle.py; whether a run's session was stored
 (exit 4 if not) in microbench/verdicts/stored.py.
 '''
 
 import argparse
+import gc
 import sys
 
 from microbench.bundles import bundle, check, replay
-from microbench.verdicts import (advise, baseline, compare, export,
-                                 limits, report, storage, stored, weather)
+from microbench.verdicts import (ack, acked, advise, baseline, compare,
+                                 confirm, export, limits, report, storage,
+                                 stored, weather)
 
 #: Every subcommand: its name and its module
-COMMANDS = {'baseline': baseline, 'compare': compare, 'advise': advise,
-            'report': report,
+COMMANDS = {'baseline': baseline, 'compare': compare, 'confirm': confirm,
+            'ack': ack, 'acks': acked, 'advise': advise, 'report': report,
             'bundle': bundle, 'check-bundle': check, 'replay': replay,
             'stored': stored, 'limits': limits, 'weather': weather,
             'export': export}
@@ -62,12 +71,25 @@ def parser():
 
 
 def main(argv=None):
+    '''Run the command of ``argv``; its exit code.  The process is meant
+    to end after it: what it holds is left out of Python's cyclic garbage
+    collector (:func:`gc.freeze`).'''
     args = parser().parse_args(argv)
+    # The modules imported so far (pandas, numpy, the subcommands) live as
+    # long as the process: a full collection need not walk them again on
+    # every pass while a year of figures is read and judged
+    gc.freeze()
     try:
         return args.handler(args)
     except ERRORS as err:
         print(f'microbench {args.command}: error: {err}', file=sys.stderr)
         return 2
+    finally:
+        # Python's exit collects once more over every object of pandas,
+        # matplotlib, SciPy and ReFrame before it frees them: a fifth of a
+        # second of a night's report or compare, for nothing the process
+        # still needs
+        gc.freeze()
 
 
 if __name__ == '__main__':

@@ -69,6 +69,11 @@ FIELDS = {
 CONTEXT = ('tool_version', 'spack_env', 'spack_spec', 'node', 'kernel',
            'scratch_fstype', 'scratch_mount_options', 'suite_commit')
 
+#: What ran, by what a change of it says: the software (the suite, the
+#: benchmark, its build) or the machine (kernel, file system, nodes)
+SOFTWARE = ('tool_version', 'spack_env', 'spack_spec', 'suite_commit')
+MACHINE = ('kernel', 'scratch_fstype', 'scratch_mount_options', 'node')
+
 #: The fields a variant check takes from its rounds job, and a gap check
 #: from its variants
 SHARED = tuple(name for name, (*_, shared, _) in FIELDS.items() if shared)
@@ -87,3 +92,18 @@ def perflog_columns():
     test's name, then every other field.'''
     return [*_REFRAME_HEAD, 'check_variant', *_REFRAME_TAIL,
             *(f'check_{name}' for name in FIELDS if name != 'variant')]
+
+
+def differences(before, after):
+    '''``{field: (values before, values after)}`` of what ran
+    (:data:`CONTEXT`) where two sides' records differ; each side maps a
+    field to the values of its records (a data frame's columns), each set
+    of values sorted, empty values left out.'''
+    out = {}
+    for name in CONTEXT:
+        lhs = sorted(set(before[name]) - {''})
+        rhs = sorted(set(after[name]) - {''})
+        if lhs != rhs:
+            out[name] = (lhs, rhs)
+
+    return out

@@ -17,6 +17,8 @@ ROOT = os.path.dirname(CHECKS)
 
 #: The committed reference files, one per tool
 REFERENCES = os.path.join(CHECKS, 'references')
+#: The acknowledgements of the verdicts' changes, one file per system
+ACKS = os.path.join(REFERENCES, 'acks')
 #: The suite's modes (``--mode quick``)
 MODES = os.path.join(CHECKS, 'modes.yaml')
 #: The shell skeleton of every rounds job

@@ -45,32 +45,42 @@ def spreads(rows):
     '''``(within, between, nights, samples a night)`` of one figure's
     ``rows`` of :func:`history.nights` (log standard deviations; NaN where
     too few nights or samples tell).'''
-    groups = [np.log(np.asarray(s, dtype=float)) for s in rows['samples']
-              if len(s) > 1 and min(s) > 0]
-    if len(groups) < 2:
-        return math.nan, math.nan, len(groups), math.nan
-    dof = sum(g.size - 1 for g in groups)
-    within2 = sum(((g - g.mean()) ** 2).sum() for g in groups) / dof
-    means = np.array([g.mean() for g in groups])
-    per = float(np.mean([g.size for g in groups]))
+    nights = [s for s in rows['samples'] if len(s) > 1 and min(s) > 0]
+    if len(nights) < 2:
+        return math.nan, math.nan, len(nights), math.nan
+    counts = np.array([len(s) for s in nights])
+    # each night's mean log and squared deviations from it, the nights of
+    # each count of samples at once (a row of a block is computed as the
+    # night alone would be, to the bit); summed in the nights' order
+    means, squares = np.empty(len(nights)), np.empty(len(nights))
+    for count in np.unique(counts):
+        at = np.flatnonzero(counts == count)
+        logs = np.log(np.array([nights[i] for i in at], dtype=float))
+        means[at] = logs.mean(axis=1)
+        squares[at] = ((logs - means[at, None]) ** 2).sum(axis=1)
+    within2 = sum(squares.tolist()) / int((counts - 1).sum())
+    per = float(np.mean(counts))
     between2 = max(0.0, float(means.var(ddof=1)) - within2 / per)
-    return math.sqrt(within2), math.sqrt(between2), len(groups), per
+    return math.sqrt(within2), math.sqrt(between2), len(nights), per
 
 
 @functools.lru_cache
 def _most(judged, drop, budget):
     '''The largest spread of a night summary that still shows ``drop``
     within :data:`NIGHTS` nights at the budget.'''
-    import scipy.stats
+    # The quantile functions themselves, Student's t (stdtrit) and the
+    # normal (ndtri): what scipy.stats.t.ppf and norm.ppf compute, to the
+    # bit, without importing scipy.stats (half a second of the report)
+    from scipy.special import ndtri, stdtrit
 
     level, _ = nightly.levels(judged, budget)
     effect = -math.log(1 - drop)
     # the test of the last nights: their mean against PRIOR nights...
-    quantile = (scipy.stats.t.ppf(1 - level / nightly.RECENT, PRIOR - 1)
-                + scipy.stats.t.ppf(POWER, PRIOR - 1))
+    quantile = (stdtrit(PRIOR - 1, 1 - level / nightly.RECENT)
+                + stdtrit(PRIOR - 1, POWER))
     most = effect / (quantile * math.sqrt(1 / NIGHTS + 1 / PRIOR))
     # ...and every one of them past the midpoint
-    return min(most, effect / 2 / scipy.stats.norm.ppf(POWER ** (1 / NIGHTS)))
+    return min(most, effect / 2 / ndtri(POWER ** (1 / NIGHTS)))
 
 
 def needed(within, between, judged=100, drop=DROP, budget=nightly.BUDGET):

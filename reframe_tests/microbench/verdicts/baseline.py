@@ -11,12 +11,11 @@ committed ones.  Without ``--write`` the command prints the diff and
 writes nothing.
 '''
 
-import difflib
 import os
 import sys
 
-from microbench import paths, references
-from microbench.verdicts import figures, rule
+from microbench import references
+from microbench.verdicts import figures, reviewed, rule
 
 HELP = 'references and bands from sessions of one partition, as a diff'
 
@@ -72,7 +71,7 @@ def _texts(found, partition, user):
 
         target = references.user_file() if user else source
         if target not in texts:
-            texts[target] = _read(target)
+            texts[target] = reviewed.read(target)
         path = references.entry_path(references.load(source), check,
                                      partition, variant, figure)
         texts[target] = references.set_entry(texts[target], path, entry,
@@ -83,22 +82,6 @@ def _texts(found, partition, user):
                                 f'{session} ({value:.4g}) is outside')
 
     return texts, failures
-
-
-def _read(path):
-    if not os.path.exists(path):
-        return ''
-    with open(path) as fp:
-        return fp.read()
-
-
-def _diff(target, text):
-    '''The unified diff that makes ``target`` ``text``.'''
-    name = os.path.relpath(target, paths.ROOT)
-    lhs, rhs = ((f'a/{name}', f'b/{name}') if not name.startswith('..')
-                else (target, target))
-    return difflib.unified_diff(_read(target).splitlines(True),
-                                text.splitlines(True), lhs, rhs)
 
 
 def run(args):
@@ -117,7 +100,7 @@ def run(args):
     print(f'every baseline session passes its band ({nsessions} '
           f'session(s) x {len(found)} figures)', file=sys.stderr)
     for target, text in texts.items():
-        sys.stdout.writelines(_diff(target, text))
+        sys.stdout.writelines(reviewed.diff(target, text))
         if args.write:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(target, 'w') as fp:

@@ -1,36 +1,27 @@
 '''``microbench compare``: did any figure change? (exit 1 on a new
 regression).
 
-``--last``: the last session (tonight) against each figure's history of
-nights before it (:mod:`.nightly`: change points and a test of the last
-nights, one false-alarm budget for the whole night).  ``BEFORE AFTER``:
-two sides of sessions, the session as the unit (:mod:`.prepost`).  Either
-way, what differs between the sides' records is listed (tool versions,
-Spack specs, nodes, kernel, scratch and its mount options, the suite's
-commit).
+``--last``: the last night (tonight, with its confirmation rerun if it
+has one) against each figure's history of nights before it
+(:mod:`.nightly`: change points and a test of the last nights, one
+false-alarm budget for the whole night), with the facility's
+acknowledgements and tonight's events (:mod:`.triage`).  ``BEFORE
+AFTER``: two sides of sessions, the session as the unit (:mod:`.prepost`).
+Either way, what differs between the sides' records is listed (tool
+versions, Spack specs, nodes, kernel, scratch and its mount options, the
+suite's commit), and ``--json`` writes the verdicts in the format of
+:mod:`.compare_json`.
 '''
 
-import json
 import sys
 
-from microbench.verdicts import figures, nightly, prepost, rule
+from microbench import fields
+from microbench.verdicts import (acks, compare_json, events, figures,
+                                 history, nightly, prepost, rule, triage)
 
 HELP = 'did any figure change? (exit 1 on a new regression)'
 
 KEY = figures.KEY
-
-
-def differences(before, after):
-    '''{field: (values before, values after)} of what ran, where the
-    sides differ.'''
-    out = {}
-    for name in figures.CONTEXT:
-        lhs = sorted(set(before[name]) - {''})
-        rhs = sorted(set(after[name]) - {''})
-        if lhs != rhs:
-            out[name] = (lhs, rhs)
-
-    return out
 
 
 def _figure(row):
@@ -38,25 +29,23 @@ def _figure(row):
             f'{row["variant"]} {row["figure"]}')
 
 
-def _table(table, extra):
+def _table(rows, extra):
     head = ('verdict', 'figure', 'before', 'after', 'ratio', 'p',
             extra[0])
-    body = []
-    for _, row in table.iterrows():
-        body.append((row['verdict'], _figure(row),
-                     f'{figures.fmt(row["median_before"])} {row["unit"]}',
-                     f'{figures.fmt(row["median_after"])} {row["unit"]}',
-                     figures.fmt(row['ratio']), figures.fmt(row['p']),
-                     extra[1](row)))
+    body = [(row['verdict'], _figure(row),
+             f'{figures.fmt(row["median_before"])} {row["unit"]}',
+             f'{figures.fmt(row["median_after"])} {row["unit"]}',
+             figures.fmt(row['ratio']), figures.fmt(row['p']),
+             extra[1](row)) for row in rows]
     widths = [max(len(line[column]) for line in [head, *body])
               for column in range(len(head))]
     return ['  '.join(cell.ljust(width) for cell, width in
                       zip(line, widths)).rstrip() for line in [head, *body]]
 
 
-def _points(table):
+def _points(rows):
     lines = []
-    for _, row in table.iterrows():
+    for row in rows:
         for point in row['change_points']:
             lines.append(f'change point: {_figure(row)}: from {point["date"]}'
                          f' (session {point["session"]}): '
@@ -64,28 +53,54 @@ def _points(table):
                          f'{point["mean_after"]:.4g} {row["unit"]} '
                          f'({point["change_pct"]:+.1f} %, p = '
                          f'{point["p"]:.2g})')
-            for name, diff in point['differences'].items():
+            for name, diff in (point['differences'] or {}).items():
                 lines.append(f'    {name}: {" | ".join(diff["before"]) or "-"}'
                              f'  ->  {" | ".join(diff["after"]) or "-"}')
     return lines
 
 
-def text(table, diffs, sides, verdicts, about, extra):
-    '''The comparison for a terminal.'''
-    lines = [f'before: {sides[0]}', f'after:  {sides[1]}', about, '']
-    counts = table['verdict'].value_counts()
-    lines.append(', '.join(f'{counts.get(verdict, 0)} {verdict}'
-                           for verdict in verdicts) + '\n')
-    lines += _table(table, extra)
-    for _, row in table[table['verdict'] != 'unchanged'].iterrows():
-        lines.append(f'{row["verdict"]}: {_figure(row)}: {row["why"]}')
-    lines += _points(table)
+def _events(found):
+    lines = []
+    for event in found:
+        lines.append(events.line(event))
+        for member in event['members']:
+            pct = member['change_pct']
+            lines.append(f'    {member["role"]:10} {member["check"]} '
+                         f'{member["variant"]} {member["figure"]}: '
+                         f'{member["verdict"]}'
+                         + ('' if pct is None else f' ({pct:+.1f} %)'))
+        for name, diff in (event['differences'] or {}).items():
+            lines.append(f'    {name}: {" | ".join(diff["before"]) or "-"}'
+                         f'  ->  {" | ".join(diff["after"]) or "-"}')
+    return lines
+
+
+def text(doc, about, extra):
+    '''The comparison for a terminal (``doc``: the compare document).'''
+    rows = doc['figures']
+    lines = [f'before: {doc["before"]}', f'after:  {doc["after"]}', about,
+             '']
+    lines.append(', '.join(f'{count} {verdict}' for verdict, count in
+                           doc['counts'].items()) + '\n')
+    lines += _table(rows, extra)
+    for row in rows:
+        if row['verdict'] != 'unchanged' or row.get('ack'):
+            lines.append(f'{row["label"]}: {_figure(row)}: {row["why"]}')
+    if doc['events']:
+        new = sum(event['new'] for event in doc['events'])
+        lines += ['', f'{len(doc["events"])} event(s), {new} new tonight '
+                  f'(one per night and partition a change began on):',
+                  *_events(doc['events'])]
+    lines += _points(rows)
+    if doc['acks'] and doc['acks']['in_force']:
+        lines.append(f'{doc["acks"]["in_force"]} acknowledgement(s) in '
+                     f'force ({", ".join(doc["acks"]["files"])})')
     lines.append('')
-    if diffs:
+    if doc['differences']:
         lines.append('what differs between the sides:')
-        for name, (lhs, rhs) in diffs.items():
-            lines.append(f'  {name}: {" | ".join(lhs) or "-"}  ->  '
-                         f'{" | ".join(rhs) or "-"}')
+        for name, diff in doc['differences'].items():
+            lines.append(f'  {name}: {" | ".join(diff["before"]) or "-"}  ->'
+                         f'  {" | ".join(diff["after"]) or "-"}')
     else:
         lines.append('what ran is the same on both sides (versions, specs, '
                      'nodes, kernel, scratch and its mount options, the '
@@ -94,30 +109,11 @@ def text(table, diffs, sides, verdicts, about, extra):
     return '\n'.join(lines) + '\n'
 
 
-def as_json(table, diffs, sides, test):
-    '''The comparison for tools: ``figures[]`` (each figure's verdict and
-    numbers, its change points with their night and what differs around
-    them) and ``change_points[]`` (all of them, flat).'''
-    rows = json.loads(table.drop(columns='change_points')
-                      .to_json(orient='records'))
-    points = []
-    for row, found in zip(rows, table['change_points']):
-        row['change_points'] = found
-        points += [{**{k: row[k] for k in KEY}, 'unit': row['unit'],
-                    **point} for point in found]
-    return json.dumps({
-        'before': sides[0], 'after': sides[1], **test,
-        'figures': rows, 'change_points': points,
-        'differences': {k: {'before': v[0], 'after': v[1]}
-                        for k, v in diffs.items()},
-    }, indent=1, default=str)
-
-
 def add_arguments(parser):
     parser.add_argument('before', nargs='?', help='session query')
     parser.add_argument('after', nargs='?', help='session query')
     parser.add_argument('--last', action='store_true', help='the last '
-                        'session against the history of nights before it')
+                        'night against the history of nights before it')
     parser.add_argument('--partition', help='SYSTEM:PARTITION (default: '
                         'all)')
     parser.add_argument('--budget', type=float, default=nightly.BUDGET,
@@ -135,50 +131,52 @@ def add_arguments(parser):
     parser.set_defaults(handler=run)
 
 
-def with_limits(table, frame):
-    '''``table`` (one row per figure) with the :data:`figures.LIMIT`
-    columns of each figure's latest row in ``frame``: the limit in force
-    when it was measured and its share of it.'''
-    latest = (frame.sort_values('start', kind='stable')
-              .drop_duplicates(KEY, keep='last')[[*KEY, *figures.LIMIT]])
-    return table.drop(columns=figures.LIMIT, errors='ignore').merge(
-        latest, on=KEY, how='left')
+def acks_said(night):
+    '''What the compare JSON says of the acknowledgements.'''
+    files = sorted({ack.where().split(' #')[0] for ack in night.acks})
+    return {'files': files, 'in_force': len(night.acks),
+            'warnings': list(night.warnings), 'directory': acks.directory()}
 
 
-def last(args):
-    '''The nightly verdicts: (table, differences, sides, exit code, how
-    it was tested, the table's extra column).'''
-    frame = figures.load(figures.ALL, args.db, args.partition)
-    order = (frame.drop_duplicates('session').sort_values('start')
-             ['session'].tolist())
+def last(frame, budget=nightly.BUDGET, floor=rule.FLOOR, found=None):
+    '''``(document, about, extra column)`` of the nightly verdicts on the
+    last night of ``frame`` (with the acknowledgements ``found``, else the
+    systems' files).'''
+    order = list(history.sessions_of_nights(frame))
     if len(order) < 2:
-        raise figures.ResultsError(f'--last needs at least two sessions, '
-                                   f'the results storage has {len(order)}')
-    got = nightly.judge_last(frame, args.budget, args.floor)
-    if got.figures.empty:
+        raise figures.ResultsError(f'--last needs at least two nights, the '
+                                   f'results storage has {len(order)}')
+    night = triage.judge(frame, budget, floor, found)
+    if not night.figures:
         raise figures.ResultsError(f'the last session {order[-1]} has no '
                                    f'figure with samples')
-    diffs = differences(frame[frame['session'] == order[-2]],
-                        frame[frame['session'] == order[-1]])
-    sides = (f'each figure\'s history before the last session (up to '
+    records = history.as_nights(frame)
+    diffs = fields.differences(records[records['session'] == order[-2]],
+                               records[records['session'] == order[-1]])
+    sides = (f'each figure\'s history before the last night (up to '
              f'{nightly.CAP} nights, {len(order) - 1} stored)',
-             f'the last session {order[-1]}')
+             f'the last night {night.session}' + (
+                 f' (confirmation rerun {", ".join(night.sessions[1:])})'
+                 if len(night.sessions) > 1 else ''))
     test = {'test': 'night as the unit: Otava change points and a '
                     'single-night prediction interval',
-            'budget': args.budget, 'figures_judged': got.judged,
-            'last_nights_level': got.level, 'otava_max_p': got.max_p}
-    about = (f'{got.judged} figures judged: one budget of {args.budget:.0%}'
+            'budget': budget, 'floor': floor, 'figures_judged': night.judged,
+            'last_nights_level': night.level, 'otava_max_p': night.max_p}
+    about = (f'{night.judged} figures judged: one budget of {budget:.0%}'
              f' unchanged nights exiting 1 (per figure: last nights '
-             f'{got.level:.2g}, Otava {got.max_p:.2g}); a change sets the '
+             f'{night.level:.2g}, Otava {night.max_p:.2g}); a change sets the '
              f'exit code on the night it is found')
+    doc = compare_json.document(
+        'nightly', night.session, night.sessions, sides, test,
+        night.exit_code, night.figures, night.events, diffs,
+        acks_said(night), night.confirmation)
     extra = ('since', lambda row: row['since_date'] or
              f'{row["nights"]} nights')
-    return (with_limits(got.figures, frame), diffs, sides, got.exit_code,
-            test, about, extra)
+    return doc, about, extra
 
 
 def pre_post(args):
-    '''Two sides of sessions, as :func:`last`.'''
+    '''``(document, about, extra column)`` of two sides of sessions.'''
     if not args.before or not args.after:
         raise figures.ResultsError('compare needs BEFORE and AFTER, or '
                                    '--last')
@@ -197,18 +195,32 @@ def pre_post(args):
              f'({level:.2g} per figure), the session as the unit')
     extra = ('sessions', lambda row: f'{row["sessions_before"]} / '
                                      f'{row["sessions_after"]}')
-    table = with_limits(rule.worst_first(table, rule.VERDICTS, KEY), after)
-    regression = (table['verdict'] == 'regression').any()
-    return (table, differences(before, after), (args.before, args.after),
-            int(regression), test, about, extra)
+    rows = triage.with_limits(rule.worst_first(
+        table, rule.VERDICTS, KEY).to_dict('records'), after)
+    for row in rows:
+        row.update(since_session=None, since_date=None, ack=None,
+                   verdict_unacknowledged=row['verdict'], event=None,
+                   role=None, downstream_of=None, confirmation=None,
+                   label=row['verdict'])
+    latest = after.sort_values('start', kind='stable')
+    regression = any(row['verdict'] == 'regression' for row in rows)
+    doc = compare_json.document(
+        'pre-post', latest['session'].iloc[-1],
+        list(dict.fromkeys(latest['session'])), (args.before, args.after),
+        test, int(regression), rows,
+        differences=fields.differences(before, after))
+    return doc, about, extra
 
 
 def run(args):
-    table, diffs, sides, code, test, about, extra = (
-        last(args) if args.last else pre_post(args))
-    verdicts = nightly.VERDICTS if args.last else rule.VERDICTS
-    sys.stdout.write(text(table, diffs, sides, verdicts, about, extra))
+    if args.last:
+        frame = figures.load(figures.ALL, args.db, args.partition)
+        doc, about, extra = last(frame, args.budget, args.floor)
+    else:
+        doc, about, extra = pre_post(args)
+    for warning in (doc['acks'] or {}).get('warnings', ()):
+        print(f'microbench compare: warning: {warning}', file=sys.stderr)
+    sys.stdout.write(text(doc, about, extra))
     if args.json:
-        with open(args.json, 'w') as fp:
-            fp.write(as_json(table, diffs, sides, test))
-    return code
+        compare_json.write(args.json, doc)
+    return doc['exit_code']

@@ -28,9 +28,14 @@ LIMIT = ['limit_name', 'limit_value', 'share_of_limit']
 #: What identifies a figure across sessions
 KEY = ['system', 'partition', 'environ', 'check', 'variant', 'figure']
 
-COLUMNS = ['session', 'start', 'tag', 'system', 'partition', 'environ',
-           'check', 'variant', 'measures', 'figure', 'value', 'unit', 'ref',
-           'lower', 'upper', 'result', 'samples', *CONTEXT, *LIMIT]
+#: A session's extra naming the session whose regressions it reran
+#: (``--session-extras confirms=<uuid>``: :mod:`.confirm`)
+CONFIRMS = 'confirms'
+
+COLUMNS = ['session', 'start', 'tag', CONFIRMS, 'system', 'partition',
+           'environ', 'check', 'variant', 'measures', 'figure', 'value',
+           'unit', 'ref', 'lower', 'upper', 'result', 'samples', *CONTEXT,
+           *LIMIT]
 
 
 def fmt(value):
@@ -90,7 +95,8 @@ def _rows(session):
 
                 system, partition, figure = key.split(':')
                 yield [info['uuid'], info['time_start_unix'],
-                       info.get('tag', ''), system, partition,
+                       info.get('tag', ''), info.get(CONFIRMS, ''),
+                       system, partition,
                        case['environ'], case['display_name'].split()[0],
                        case.get('variant', ''), case.get('measures', ''),
                        figure, value, unit, ref, lower, upper,
@@ -158,8 +164,15 @@ def select(query, path=None):
     decoded once and kept beside the results storage (:mod:`.cache`).
     '''
     uuids, known = _select(query, path)
-    out = known.figures[known.figures['session'].isin(set(uuids))]
-    return out.sort_values('start', kind='stable'), len(uuids)
+    out = known.figures
+    # A year of figures is copied whole by a filter or a sort: none where
+    # every session is selected (every session of the storage), none where
+    # they are in order already (the cache keeps them as stored, nightly)
+    if len(uuids) < len(known.infos):
+        out = out[out['session'].isin(set(uuids))].copy()
+    if not out['start'].is_monotonic_increasing:
+        out = out.sort_values('start', kind='stable')
+    return out, len(uuids)
 
 
 def load(query, path=None, partition=None):

@@ -54,7 +54,7 @@ def nights(frame, last=None):
     :func:`figures.load`): its night summary ``night``, its count of
     samples ``n`` and their spread ``log_sd``; oldest session first; of
     each partition's ``last`` sessions only, if given.'''
-    rows = figures.with_samples(frame)
+    rows = as_nights(figures.with_samples(frame))
     if last is not None:
         runs = rows.drop_duplicates(['system', 'partition', 'session'])
         kept = runs.sort_values('start').groupby(
@@ -70,6 +70,44 @@ def nights(frame, last=None):
     out = rows.assign(night=night, n=counts, log_sd=spread)
     return out[COLUMNS].sort_values('start', kind='stable') \
         .reset_index(drop=True)
+
+
+def as_nights(rows):
+    '''``rows`` (of :func:`figures.load`) with each confirmation session's
+    rows moved into the night they confirm (its session, start and time),
+    after that night's own; a confirmation of a night not among ``rows``
+    is left out (it is no night of its own).'''
+    if figures.CONFIRMS not in rows:
+        return rows
+    confirming = rows[figures.CONFIRMS].fillna('').astype(str) != ''
+    if not confirming.any():
+        return rows
+    firsts = rows[~confirming].drop_duplicates('session').set_index(
+        'session')[['start', 'when']]
+    target = rows.loc[confirming, figures.CONFIRMS]
+    target = target[target.isin(firsts.index)]
+    out = rows[~confirming | rows.index.isin(target.index)].copy()
+    out.loc[target.index, 'session'] = target.to_numpy()
+    for column in ('start', 'when'):
+        out.loc[target.index, column] = firsts.loc[target, column].to_numpy()
+    # stable: a night's confirmation stays after its first session's rows
+    return out.sort_values('start', kind='stable')
+
+
+def sessions_of_nights(frame):
+    '''``{night's session: [its sessions]}`` of ``frame``: each night's
+    first session, then its confirmations, oldest night first.'''
+    order = frame.drop_duplicates('session').sort_values('start',
+                                                         kind='stable')
+    out = {}
+    confirms = (order[figures.CONFIRMS].fillna('').astype(str)
+                if figures.CONFIRMS in order else [''] * len(order))
+    for session, confirmed in zip(order['session'], confirms):
+        if confirmed and confirmed in out:
+            out[confirmed].append(session)
+        elif not confirmed:
+            out[session] = [session]
+    return out
 
 
 def series(table):

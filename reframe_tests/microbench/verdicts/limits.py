@@ -10,15 +10,13 @@ partition holds every figure against them (systems/config.py).
 '''
 
 import datetime
-import difflib
 import importlib.util
 import os
-import sys
 
 import yaml
 
-from microbench import components, paths, references
-from microbench.verdicts import figures
+from microbench import components, paths
+from microbench.verdicts import figures, reviewed
 from microbench.verdicts.figures import fmt
 
 HELP = "a partition's measured component limits, as a diff"
@@ -151,21 +149,7 @@ def run(args):
     print(table(found, node, declared(system, part)))
     target = components.path_of(system)
     new = text(system, part, entry(found, node, used, args.partition))
-    old = ''
-    if os.path.exists(target):
-        with open(target) as fp:
-            old = fp.read()
-    name = os.path.relpath(target, paths.ROOT)
-    name = target if name.startswith('..') else name
-    sys.stdout.writelines(difflib.unified_diff(
-        old.splitlines(True), new.splitlines(True),
-        name if name == target else f'a/{name}',
-        name if name == target else f'b/{name}'))
-    if args.write:
-        references.write_if_changed(target, new)
-        print(f'written: {name} (the next run on {args.partition} holds '
-              f'every figure against these limits)', file=sys.stderr)
-    else:
-        print('(a diff: nothing written; --write applies it)',
-              file=sys.stderr)
+    reviewed.show(target, new, args.write, f'the next run on '
+                  f'{args.partition} holds every figure against these '
+                  f'limits')
     return 0

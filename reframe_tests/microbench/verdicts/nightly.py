@@ -42,6 +42,7 @@ A figure with fewer than ``MIN_NIGHTS`` nights before tonight is
 import numpy as np
 import pandas as pd
 
+from microbench import fields
 from microbench.verdicts import changes, history, rule
 
 #: Nights of history a figure needs before tonight
@@ -222,9 +223,15 @@ COLUMNS = [*history.KEY, 'unit', 'verdict', 'median_before', 'median_after',
            'since_date', 'why', 'change_points']
 
 
-def judge_last(frame, budget=BUDGET, floor=rule.FLOOR):
+def judge_last(frame, budget=BUDGET, floor=rule.FLOOR, adjust=None):
     '''The last session of ``frame`` (rows of :func:`figures.load`)
-    against each figure's history before it.'''
+    against each figure's history before it.
+
+    :arg adjust: ``adjust(key, rows)``: a figure's nights (rows of
+        :func:`history.nights`) as they are to be judged (the
+        acknowledgements' restarted levels and nights left out:
+        :mod:`.triage`), or None.
+    '''
     table = history.nights(frame, last=CAP)
     if table.empty:
         return Nightly(pd.DataFrame(columns=COLUMNS), 0, 0, 0)
@@ -232,8 +239,8 @@ def judge_last(frame, budget=BUDGET, floor=rule.FLOOR):
     mine = {key: rows for key, rows in history.series(table).items()
             if rows['session'].iloc[-1] == last}
     level, max_p = levels(len(mine), budget)
-    rows = [_row(key, rows, level, max_p, floor, frame)
-            for key, rows in mine.items()]
+    rows = [_row(key, adjust(key, rows) if adjust else rows, level, max_p,
+                 floor, frame) for key, rows in mine.items()]
     out = pd.DataFrame(rows, columns=COLUMNS)
     out = rule.worst_first(out, VERDICTS, history.KEY).reset_index(
         drop=True)
@@ -276,8 +283,6 @@ def _date(rows, index):
 def _point(point, rows, frame):
     '''A change point as the verdicts show it: its night, its levels, and
     what differs between the records of the nights around it.'''
-    from microbench.verdicts.compare import differences
-
     first, last = rows.iloc[point['index']], rows.iloc[point['index'] - 1]
     sides = [frame[(frame['session'] == night['session'])
                    & (frame['system'] == night['system'])
@@ -289,4 +294,4 @@ def _point(point, rows, frame):
             'mean_after': point['mean_after'],
             'change_pct': 100 * point['change'], 'p': point['p'],
             'differences': {k: {'before': v[0], 'after': v[1]} for k, v in
-                            differences(*sides).items()}}
+                            fields.differences(*sides).items()}}

@@ -5,13 +5,14 @@ The page (:mod:`.page`) holds, per pitfall, the violin plots of its latest
 session (:mod:`.violins`) and the trend of each figure over the sessions
 (:mod:`.trends`), both drawn on one canvas whose units are inches
 (:mod:`.canvas`), then the verdicts of a comparison, the samples a night
-each figure needs (:mod:`..advise`) and the latest figures.  matplotlib
-is imported only when a report is drawn.
+each figure needs (:mod:`..advise`: made while the plots are drawn,
+:mod:`.plots`) and the latest figures.  matplotlib is imported only when
+a report is drawn.
 '''
 
-import json
+import functools
 
-from microbench.verdicts import advise, figures
+from microbench.verdicts import advise, compare_json, figures
 
 HELP = 'an HTML report with plots'
 
@@ -31,24 +32,8 @@ def run(args):
 
     frame = figures.load_many(args.sessions or [figures.ALL], args.db,
                               args.partition)
-    found = verdicts_of(args.verdicts) if args.verdicts else None
-    print(page.render(frame, found, args.output,
-                      advice=advise.advice(frame)))
+    found = compare_json.read(args.verdicts) if args.verdicts else None
+    print(page.render(frame, found and found.figures, args.output,
+                      advice=functools.partial(advise.advice, frame),
+                      events=found and found.events))
     return 0
-
-
-def verdicts_of(path):
-    '''The verdicts of the JSON ``microbench compare --json`` wrote at
-    ``path``: the list of one dict per figure under ``figures``.
-
-    :raises ValueError: not that JSON.
-    '''
-    with open(path) as fp:
-        found = json.load(fp)
-    verdicts = found.get('figures') if isinstance(found, dict) else None
-    if not isinstance(verdicts, list) or not all(
-            isinstance(verdict, dict) and 'verdict' in verdict
-            for verdict in verdicts):
-        raise ValueError(f'{path}: not the JSON of microbench compare (no '
-                         f'list of figures with their verdicts)')
-    return verdicts

@@ -1,6 +1,9 @@
-'''The canvas every plot of the report is drawn on: one matplotlib axes
-whose units are inches, boxes drawn by hand in it (an axes' ticks cost
-more than all its data), each kind of shape drawn in one go.
+'''The canvas every plot of the report is drawn on: a bare matplotlib
+figure whose units are inches (:class:`Sheet`), boxes drawn by hand on it
+(an axes' ticks cost more than all its data), each kind of shape drawn in
+one go.  No axes and no pyplot at all: making them, and clipping every
+text to the axes, was a fifth of the drawing, and the pixels are the same
+without them (:class:`Sheet` composes the transform an axes would).
 
 Readable where it is read: every plot is drawn at most
 :data:`PLOT_WIDTH_IN` wide at :data:`DPI`, with text at :data:`FONT_PT`,
@@ -8,19 +11,24 @@ and shown at its natural size, so that at 1280 px it fits the window and
 its text is the page's.
 '''
 
+import io
 from collections import defaultdict
 
 import matplotlib
-matplotlib.use('Agg')
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.collections import LineCollection  # noqa: E402
-from matplotlib.collections import PolyCollection  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import LineCollection, PolyCollection
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import Bbox, BboxTransformFrom, BboxTransformTo
 
 #: Pixels per inch: a plot is shown at its natural size
 DPI = 100
+#: zlib's level for a plot's PNG: past 3 the files shrink little for the
+#: time it takes
+PNG_LEVEL = 3
 #: The widest plot: 1200 px, inside a 1280 px window with the page's margins
 PLOT_WIDTH_IN = 12.0
 #: Text of the plots (10 pt at 100 dpi: 14 px, the size of the page's text)
@@ -80,7 +88,7 @@ def scale(lim, start, size):
                                   - lim[0]) / (lim[1] - lim[0]) * size
 
 
-def box(ax, parts, left, bottom, size, ylim, gap, shades):
+def box(sheet, parts, left, bottom, size, ylim, gap, shades):
     '''A plot's box at ``left``, ``bottom`` of ``size`` (inches), its y
     ticks, a dashed line at 1 for a gap, each band of ``shades``, ``(left,
     right, band)``, shaded (its open sides to the limits); the function
@@ -95,45 +103,91 @@ def box(ax, parts, left, bottom, size, ylim, gap, shades):
         if ylim[0] <= tick <= ylim[1]:
             at = to_y(tick)
             parts['ticks'].append([(left - TICK_IN, at), (left, at)])
-            ax.text(left - TICK_GAP_IN, at, f'{tick:.4g}', ha='right',
-                    va='center')
+            sheet.text(left - TICK_GAP_IN, at, f'{tick:.4g}', ha='right',
+                       va='center')
     if gap:
         parts['ones'].append([(left, to_y(1)), (right, to_y(1))])
     return to_y
 
 
+class Sheet:
+    '''A figure whose units are inches: its shapes, lines and texts are
+    the figure's own, drawn in the order an axes over the whole figure
+    draws them (their kinds' z-order: shapes, lines, texts).'''
+
+    def __init__(self, fig, width, height):
+        self.fig = fig
+        # inches to pixels composed as an axes over the whole figure with
+        # these limits composes it: the same pixels to the last one
+        self.transform = (BboxTransformFrom(Bbox.from_bounds(0, 0, width,
+                                                             height))
+                          + BboxTransformTo(fig.bbox))
+
+    def text(self, x, y, text, **kwargs):
+        '''A text at ``x``, ``y`` (inches).'''
+        return self.fig.text(x, y, text, transform=self.transform, **kwargs)
+
+    def add(self, artist):
+        '''A shape (its points in inches).'''
+        artist.set_transform(self.transform)
+        self.fig.add_artist(artist)
+
+    def plot(self, points, marker=None, **kwargs):
+        '''A line through ``points`` (x and y), or their markers alone.'''
+        self.add(Line2D(*points, marker=marker,
+                        linestyle='None' if marker else '-', **kwargs))
+
+
+def figure(width, height):
+    '''A figure of ``width`` by ``height`` inches at :data:`DPI`, drawn
+    by Agg (to a PNG: :func:`png`).'''
+    fig = Figure(figsize=(width, height), dpi=DPI)
+    FigureCanvasAgg(fig)
+    return fig
+
+
 def canvas(width, height):
-    '''A figure of one axes whose units are inches, and the lists of
-    shapes (in inches) to draw in it at once (:func:`draw`).'''
-    fig = plt.figure(figsize=(width, height), dpi=DPI)
-    ax = fig.add_axes((0, 0, 1, 1), xlim=(0, width), ylim=(0, height))
-    ax.set_axis_off()
-    return fig, ax, defaultdict(list)
+    '''A figure whose units are inches (:class:`Sheet`), and the lists of
+    shapes (in inches) to draw on it at once (:func:`draw`).'''
+    fig = figure(width, height)
+    return fig, Sheet(fig, width, height), defaultdict(list)
 
 
-def draw(ax, parts):
+def draw(sheet, parts):
     '''Draw ``parts`` (:func:`canvas`), each kind in one go.'''
     def points(kind):
         return np.concatenate(parts[kind] or [np.empty((0, 2))]).T
 
-    ax.add_collection(PolyCollection(parts['bands'], **BAND))
-    ax.add_collection(PolyCollection(parts['bodies'], facecolor='tab:blue',
-                                     edgecolor='tab:blue', alpha=0.3))
-    ax.add_collection(PolyCollection(parts['boxes'], facecolor='none',
-                                     edgecolor='k', lw=0.8))
-    ax.add_collection(LineCollection(parts['ticks'], colors='k', lw=0.8))
-    ax.add_collection(LineCollection(parts['ones'], colors='k', lw=0.8,
-                                     ls='--'))
-    ax.add_collection(LineCollection(parts['marks'], colors='tab:blue',
-                                     lw=1.5))
-    ax.add_collection(LineCollection(parts['changes'], colors='tab:orange',
-                                     lw=1.2, ls='--'))
-    ax.add_collection(LineCollection(parts['levels'], colors='tab:orange',
-                                     lw=1.5))
-    ax.plot(*points('bars'), color='0.55', lw=0.9)
-    ax.plot(*points('points'), 'o', ms=4, color='tab:blue')
-    ax.plot(*points('dots'), '.', ms=4, color='k')
-    ax.plot(*points('red'), 'X', ms=8, color='tab:red')
+    sheet.add(PolyCollection(parts['bands'], **BAND))
+    sheet.add(PolyCollection(parts['bodies'], facecolor='tab:blue',
+                             edgecolor='tab:blue', alpha=0.3))
+    sheet.add(PolyCollection(parts['boxes'], facecolor='none',
+                             edgecolor='k', lw=0.8))
+    sheet.add(LineCollection(parts['ticks'], colors='k', lw=0.8))
+    sheet.add(LineCollection(parts['ones'], colors='k', lw=0.8, ls='--'))
+    sheet.add(LineCollection(parts['marks'], colors='tab:blue', lw=1.5))
+    sheet.add(LineCollection(parts['changes'], colors='tab:orange', lw=1.2,
+                             ls='--'))
+    sheet.add(LineCollection(parts['levels'], colors='tab:orange', lw=1.5))
+    sheet.plot(points('bars'), color='0.55', lw=0.9)
+    sheet.plot(points('points'), 'o', ms=4, color='tab:blue')
+    sheet.plot(points('dots'), '.', ms=4, color='k')
+    sheet.plot(points('red'), 'X', ms=8, color='tab:red')
+
+
+def png(fig):
+    '''The PNG of a figure (made and drawn under :data:`RC`:
+    :func:`drawing`), written by matplotlib at :data:`DPI`, deflated at
+    :data:`PNG_LEVEL`.'''
+    out = io.BytesIO()
+    fig.savefig(out, format='png', dpi=DPI,
+                pil_kwargs={'compress_level': PNG_LEVEL})
+    return out.getvalue()
+
+
+def drawing():
+    '''The settings a plot is made and saved under (:data:`RC`).'''
+    return matplotlib.rc_context(RC)
 
 
 def rows_of(widths):

@@ -8,28 +8,22 @@ partition, each figure's share of its limit (:mod:`.shares`).  Then the
 comparison's verdicts, worst first, and the latest figures.  On a screen
 narrower than a plot (a phone) a plot and a table scroll inside their own
 box, and the page itself never scrolls sideways.  A year of nightly
-sessions takes seconds: the plots are drawn in parallel.
+sessions takes seconds: the plots are drawn in parallel, while the tables
+are made (:mod:`.plots`).
 '''
 
 import base64
 import html
-import io
 import os
 import re
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 
-import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 
 from microbench.verdicts import figures
-from microbench.verdicts.report import canvas, shares, trends, violins
-from microbench.verdicts.nightly import VERDICTS
-
-#: Drawing the plots is most of the work: a process per core
-WORKERS = min(4, os.cpu_count() or 1)
+from microbench.verdicts.compare_json import VERDICTS
+from microbench.verdicts.events import CAUSES
+from microbench.verdicts.report import canvas, plots, shares
 
 # -- the page ---------------------------------------------------------------
 
@@ -54,7 +48,8 @@ VERDICT_COLUMNS = [
     ('partition', lambda verdict: (
         f'{verdict.get("system")}:{verdict.get("partition")}')),
     ('check', 'check'), ('variant', 'variant'), ('figure', 'figure'),
-    ('verdict', 'verdict'), ('before', 'median_before'),
+    ('verdict', lambda verdict: verdict.get('label')
+     or verdict.get('verdict')), ('before', 'median_before'),
     ('after', 'median_after'), ('unit', 'unit'), ('ratio', 'ratio'),
     ('interval', lambda verdict: f'{_short(verdict.get("ci_low"))} .. '
                                  f'{_short(verdict.get("ci_high"))}'),
@@ -109,66 +104,6 @@ def band_text(band):
     if low is None:
         return f'<= {high:.4g}'
     return f'{low:.4g} .. {high:.4g}'
-
-
-def _latest(rows):
-    '''The rows of the latest session among ``rows``.'''
-    return rows[rows['session'] == rows.loc[rows['start'].idxmax(),
-                                            'session']]
-
-
-#: The plots :func:`render` is drawing (its forked workers inherit them)
-_JOBS = []
-
-
-def _png(index):
-    '''The PNG of plot ``index`` of :data:`_JOBS` (a function and its
-    arguments), or None: nothing to plot.'''
-    with plt.rc_context(canvas.RC):
-        fig = _JOBS[index][0](*_JOBS[index][1:])
-        if fig is None:
-            return None
-        buf = io.BytesIO()
-        fig.savefig(buf, format='png', dpi=canvas.DPI)
-        plt.close(fig)
-    return buf.getvalue()
-
-
-def _is_point(point):
-    '''Whether a change point of a compare JSON can be drawn.'''
-    try:
-        pd.Timestamp(point['date'])
-        return all(np.isfinite(float(point[k]))
-                   for k in ('mean_before', 'mean_after'))
-    except (KeyError, TypeError, ValueError):
-        return False
-
-
-def _jobs(frame, marks):
-    '''The plots of ``frame``, ``(section, file name, heading, job)`` each
-    (:func:`_png`); the latest session's rows of each check.'''
-    jobs, trend_jobs, latest = [], [], []
-    for (system, partition), part in frame.groupby(['system', 'partition']):
-        where, stem = f'{system}:{partition}', f'{system}-{partition}'
-        checks = dict(iter(part.groupby('check')))
-        latest += [_latest(rows) for rows in checks.values()]
-        for base in sorted({check.removesuffix('_gap')
-                            for check in checks}):
-            mine = pd.concat([checks[check]
-                              for check in (base, base + '_gap')
-                              if check in checks])
-            rows = _latest(mine)
-            when = f'{rows["when"].iloc[0]:%Y-%m-%d %H:%M}'
-            title = f'{base} on {where}, session {when}'
-            jobs.append(('pitfalls', f'violin-{stem}-{base}', title, (
-                violins.figure, rows[rows['check'] == base],
-                rows[rows['check'] == base + '_gap'], title)))
-            # A pitfall's trends, its gaps' included, in one plot (a plot
-            # costs more than its boxes)
-            title = f'{base} on {where}'
-            trend_jobs.append(('trends', f'trend-{stem}-{base}', title, (
-                trends.figure, mine.drop(columns='samples'), marks, title)))
-    return jobs + trend_jobs, latest
 
 
 def _img(png, outdir, section, name, heading, used):
@@ -235,10 +170,38 @@ def _advice(advice):
             '</section>']
 
 
-def _tables(verdicts, latest, advice=None):
+EVENT_NOTE = ('what began on one night in one partition: one event per '
+              'root cause, its members under it (root: a component limit '
+              'that changed that night; downstream: a figure judged '
+              'against it), classed by what differs in the records of '
+              'the night before and its first night')
+
+
+def _events(found):
+    '''The section of tonight's events (the compare JSON's ``events``).'''
+    rows, notes = [], []
+    for event in found:
+        rows.append([event['fingerprint'],
+                     f'{event["system"]}:{event["partition"]}',
+                     str(event.get('date') or '-')[:16], event['verdict'],
+                     len(event['members']), ', '.join(event['root']) or '-',
+                     CAUSES[event['cause']]])
+        notes.append('; '.join(
+            f'{m["role"]}: {m["check"]} {m["variant"]} {m["figure"]} '
+            f'{m["verdict"]}' + ('' if m['change_pct'] is None else
+                                 f' {m["change_pct"]:+.1f} %')
+            for m in event['members']))
+    return ['<section id="events"><h2>Events</h2>',
+            f'<p>{html.escape(EVENT_NOTE)}</p>', _table(
+                ['event', 'partition', 'since', 'verdict', 'figures',
+                 'root', 'cause'], rows, 'verdict', notes), '</section>']
+
+
+def _tables(verdicts, latest, advice=None, found=None):
     '''The sections of the verdicts (if any: the compare JSON's
-    ``figures``), worst first, of the samples a night each figure needs
-    (``advice``, if any), and of the figures of ``latest``.'''
+    ``figures``), worst first, of tonight's events (``found``), of the
+    samples a night each figure needs (``advice``, if any), and of the
+    figures of ``latest``.'''
     out = []
     if verdicts is not None:
         order = {name: rank for rank, name in enumerate(VERDICTS)}
@@ -251,6 +214,8 @@ def _tables(verdicts, latest, advice=None):
                        [_verdict_row(verdict) for verdict in ranked],
                        'verdict', [verdict.get('why') for verdict in ranked]),
                 '</section>']
+    if found:
+        out += _events(found)
     if advice is not None and len(advice):
         out += _advice(advice)
     return out + ['<section id="latest"><h2>Latest figures</h2>', _table(
@@ -264,7 +229,7 @@ def _tables(verdicts, latest, advice=None):
 
 
 def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
-           workers=WORKERS, advice=None):
+           workers=plots.WORKERS, advice=None, events=None):
     '''Write ``outdir/report.html`` and each of its plots as a PNG file in
     ``outdir``; return the page's path.
 
@@ -273,39 +238,31 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
         ``figures`` of its JSON), or None.
     :arg workers: processes that draw the plots (forked), 1: this one.
     :arg advice: the samples a night each figure needs
-        (:func:`.advise.advice`), or None.
+        (:func:`.advise.advice`), or a function that makes them (made
+        while the plots are drawn), or None.
+    :arg events: the comparison's events (its JSON's ``events``), or
+        None.
     '''
     if frame.empty:
         raise ValueError('no figures to report')
     os.makedirs(outdir, exist_ok=True)
-    shared = shares.section(frame, outdir)
-    frame = frame[[*figures.KEY, 'session', 'start', 'when', 'value',
-                   'unit', 'ref', 'lower', 'upper', 'result',
-                   'samples']].sort_values('start', kind='stable',
-                                           ignore_index=True)
-    samples = figures.with_samples(frame)['samples']
-    frame = frame.assign(low=samples.map(min), high=samples.map(max))
-    marks = {tuple(verdict.get(key) for key in figures.KEY): {
-        'regression': verdict.get('verdict') == 'regression',
-        'points': [p for p in verdict.get('change_points') or ()
-                   if isinstance(p, dict) and _is_point(p)]}
-        for verdict in verdicts or ()}
-    jobs, latest = _jobs(frame, marks)
-    # The forked workers inherit the jobs: only an index and a PNG cross
-    # between processes; the largest plots first
-    global _JOBS
-    _JOBS = [job[-1] for job in jobs]
-    order = sorted(range(len(jobs)),
-                   key=lambda index: -len(_JOBS[index][1]))
-    with ProcessPoolExecutor(workers, mp_context=get_context('fork')) as pool:
-        done = dict(zip(order, (pool.map if workers > 1 else map)(
-            _png, order)))
-    pngs = [done[index] for index in range(len(jobs))]
-    plots, used = defaultdict(list), set()
+    jobs, latest = plots.jobs(frame, verdicts)
+    shared = shares.plots(frame)
+    with plots.drawing([job for *_, job in jobs + shared],
+                       workers) as finished:
+        # the tables are made while the plots are drawn
+        if callable(advice):
+            advice = advice()
+        tables = _tables(verdicts, pd.concat(latest), advice, events)
+        pngs = finished()
+    drawn, used = defaultdict(list), set()
     for (section, name, heading, _), png in zip(jobs, pngs):
         if png is not None:
-            plots[section].append(_img(png, outdir, section, name, heading,
+            drawn[section].append(_img(png, outdir, section, name, heading,
                                        used))
+    shared = shares.section(frame, outdir, [
+        (name, heading, png) for (name, heading, _), png in zip(
+            shared, pngs[len(jobs):])])
 
     page = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, '
@@ -315,10 +272,9 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
                 f'{frame["session"].nunique()} session(s), {len(frame)} '
                 f'figures'),
             '</p><section id="pitfalls"><h2>Pitfalls: the latest session'
-            '</h2>', *plots['pitfalls'], '</section><section id="trends">'
-            '<h2>Trends</h2>', *plots['trends'], '</section>', *shared]
-    page += [*_tables(verdicts, pd.concat(latest), advice),
-             '</body></html>']
+            '</h2>', *drawn['pitfalls'], '</section><section id="trends">'
+            '<h2>Trends</h2>', *drawn['trends'], '</section>', *shared]
+    page += [*tables, '</body></html>']
     path = os.path.join(outdir, 'report.html')
     with open(path, 'w', encoding='utf-8') as out:
         out.write('\n'.join(page))

@@ -9,11 +9,9 @@ storage figure (blue) is not.
 
 import base64
 import html
-import io
 import os
 import re
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from microbench.verdicts.report import canvas
@@ -47,7 +45,8 @@ def figure(rows, title):
     colours = [COLOURS['cache' if is_cache(row) else 'storage']
                for _, row in rows.iterrows()]
     height = 0.8 + 0.28 * len(rows)
-    fig, ax = plt.subplots(figsize=(8, height))
+    fig = canvas.figure(8, height)
+    ax = fig.subplots()
     ax.barh(np.arange(len(rows)), shares, color=colours)
     ax.axvline(100, color='black', linestyle='--', linewidth=1)
     ax.set_yticks(np.arange(len(rows)), labels)
@@ -61,18 +60,30 @@ def figure(rows, title):
     return fig
 
 
-def _png(fig):
-    buf = io.BytesIO()
-    fig.savefig(buf, format='png', dpi=canvas.DPI)
-    plt.close(fig)
-    return buf.getvalue()
+def plots(frame):
+    '''The section's plots: ``(file name, title, job)`` per partition with
+    a figure with a limit (``job``: :func:`figure` and its arguments).'''
+    out = []
+    for (system, partition), part in latest(frame).groupby(['system',
+                                                            'partition']):
+        title = f'Share of the hardware on {system}:{partition}'
+        name = re.sub(r'[^A-Za-z0-9._-]+', '_',
+                      f'shares-{system}-{partition}')
+        out.append((name, title, (figure, part, title)))
+    return out
 
 
-def section(frame, outdir):
-    '''The section's HTML (its plots also PNG files in ``outdir``).'''
-    rows = latest(frame)
+def section(frame, outdir, drawn=None):
+    '''The section's HTML, its plots also PNG files in ``outdir``:
+    ``drawn``, ``(file name, title, PNG)`` each (of :func:`plots`, drawn
+    elsewhere: :mod:`.plots`), else those of ``frame``, drawn here.'''
+    if drawn is None:
+        drawn = []
+        for name, title, (function, *args) in plots(frame):
+            with canvas.drawing():
+                drawn.append((name, title, canvas.png(function(*args))))
     out = ['<section id="shares"><h2>Share of the hardware</h2>']
-    if rows.empty:
+    if not drawn:
         return out + ['<p>No figure has a limit in force: measure the '
                       'partition\'s limits (component_limits, then '
                       'microbench limits --write) or declare them.</p>',
@@ -83,12 +94,7 @@ def section(frame, outdir):
                'else its declared one): blue storage, orange a cache '
                'figure; beyond 100 % a storage figure is too good to be '
                'true.</p>')
-    for (system, partition), part in rows.groupby(['system', 'partition']):
-        title = f'Share of the hardware on {system}:{partition}'
-        with plt.rc_context(canvas.RC):
-            png = _png(figure(part, title))
-        name = re.sub(r'[^A-Za-z0-9._-]+', '_',
-                      f'shares-{system}-{partition}')
+    for name, title, png in drawn:
         with open(os.path.join(outdir, f'{name}.png'), 'wb') as fp:
             fp.write(png)
         out.append(f'<h3>{html.escape(title)}</h3><div class="scroll">'

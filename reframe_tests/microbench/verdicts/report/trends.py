@@ -59,7 +59,7 @@ def _changes(parts, points, to_x, to_y, span, bottom):
                 parts['levels'].append([(left, y), (right, y)])
 
 
-def _box(ax, parts, group, where, axis, mark):
+def _box(sheet, parts, group, where, axis, mark):
     '''One figure's sessions (``group``) in a box at ``where`` (left,
     bottom, width); ``axis``: :func:`date_axis`'s; ``mark``: what the
     comparison says of it (whether tonight is a regression, its change
@@ -69,7 +69,7 @@ def _box(ax, parts, group, where, axis, mark):
     last = group.iloc[-1]
     band, gap = canvas.band(last), last['check'].endswith('_gap')
     ylim = canvas.limits([group['low'], group['high']], [band], gap)
-    to_y = canvas.box(ax, parts, left, bottom, (width, BOX_IN), ylim, gap,
+    to_y = canvas.box(sheet, parts, left, bottom, (width, BOX_IN), ylim, gap,
                       [(left, left + width, band)])
     to_x = canvas.scale(xlim, left, width)
     at = to_x(mdates.date2num(group['when'].to_numpy()))
@@ -84,7 +84,7 @@ def _box(ax, parts, group, where, axis, mark):
              (to_x(xlim[0]), to_x(xlim[1])), bottom)
     for tick, label in zip(to_x(xticks), xlabels):
         parts['ticks'].append([(tick, bottom), (tick, bottom - TICK_IN)])
-        ax.text(tick, bottom - TICK_GAP_IN, label, ha='center', va='top')
+        sheet.text(tick, bottom - TICK_GAP_IN, label, ha='center', va='top')
 
 
 def figure(rows, marks, title):
@@ -103,7 +103,7 @@ def figure(rows, marks, title):
     width = pitch - AXIS_IN - canvas.RIGHT_IN
     row_pitch = BOX_TITLE_IN + BOX_IN + DATES_IN
     height = TITLE_IN + row_pitch * -(-len(groups) // columns)
-    fig, ax, parts = canvas.canvas(pitch * columns, height)
+    fig, sheet, parts = canvas.canvas(pitch * columns, height)
     axis = date_axis(rows)
     environs = rows['environ'].nunique() > 1
     for index, ((environ, variant, name), group) in enumerate(groups):
@@ -111,13 +111,13 @@ def figure(rows, marks, title):
         bottom = (height - TITLE_IN - (index // columns + 1) * row_pitch
                   + DATES_IN)
         last = group.iloc[-1]
-        _box(ax, parts, group, (left, bottom, width), axis,
+        _box(sheet, parts, group, (left, bottom, width), axis,
              marks.get(tuple(last[key] for key in figures.KEY), {}))
-        ax.text(left + width / 2, bottom + BOX_IN + TICK_GAP_IN,
-                f'{variant} {name} ({last["unit"]})'
-                + (f' [{environ}]' if environs else ''),
-                ha='center', va='bottom')
-    canvas.draw(ax, parts)
+        sheet.text(left + width / 2, bottom + BOX_IN + TICK_GAP_IN,
+                   f'{variant} {name} ({last["unit"]})'
+                   + (f' [{environ}]' if environs else ''),
+                   ha='center', va='bottom')
+    canvas.draw(sheet, parts)
     since, until = rows['when'].min(), rows['when'].max()
     fig.suptitle(f'{title}: {rows["session"].nunique()} sessions, '
                  f'{since:%Y-%m-%d %H:%M} .. {until:%Y-%m-%d %H:%M}\n{LEGEND}')

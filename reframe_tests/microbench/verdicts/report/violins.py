@@ -76,7 +76,7 @@ def _layout(names):
     return widths, turned, depths, rows, starts
 
 
-def _panel(ax, parts, panel, kind, label, where, layout):
+def _panel(sheet, parts, panel, kind, label, where, layout):
     '''One panel: one figure's violins (``kind``: the column naming them)
     in a box at ``where`` (left, bottom, width), its names under it and
     its axis label left of it; the sample count of each violin.'''
@@ -89,19 +89,19 @@ def _panel(ax, parts, panel, kind, label, where, layout):
     ylim = canvas.limits(np.concatenate(data), bands, gap)
     slot = width / len(data)
     centres = left + (np.arange(len(data)) + 0.5) * slot
-    to_y = canvas.box(ax, parts, left, bottom, (width, BOX_IN), ylim, gap,
+    to_y = canvas.box(sheet, parts, left, bottom, (width, BOX_IN), ylim, gap,
                       [(centre - 0.4 * slot, centre + 0.4 * slot, one)
                        for centre, one in zip(centres, bands)])
     violins(parts, centres, slot, data, to_y)
     for centre, name in zip(centres, panel[kind]):
-        ax.text(centre, bottom - TICK_GAP_IN, name,
-                rotation=TURN_DEGREES if turned else 0,
-                ha='right' if turned else 'center', va='top')
-    ax.text(left + width / 2, bottom - NAMES_IN + LINE_IN - depth,
-            'gap' if gap else kind, ha='center', va='top')
-    ax.text(left - AXIS_IN + LINE_IN, bottom + BOX_IN / 2,
-            f'{label}\n({panel["unit"].iloc[0]})', rotation=90,
-            ha='center', va='center')
+        sheet.text(centre, bottom - TICK_GAP_IN, name,
+                   rotation=TURN_DEGREES if turned else 0,
+                   ha='right' if turned else 'center', va='top')
+    sheet.text(left + width / 2, bottom - NAMES_IN + LINE_IN - depth,
+               'gap' if gap else kind, ha='center', va='top')
+    sheet.text(left - AXIS_IN + LINE_IN, bottom + BOX_IN / 2,
+               f'{label}\n({panel["unit"].iloc[0]})', rotation=90,
+               ha='center', va='center')
     return [samples.size for samples in data]
 
 
@@ -122,16 +122,16 @@ def figure(rows, gaps, title):
                                       for index in row)
                 for start, row in zip(starts, panel_rows))
     height = TITLE_IN + sum(heights) + ROW_GAP_IN * (len(panel_rows) - 1)
-    fig, ax, parts = canvas.canvas(width + canvas.RIGHT_IN, height)
+    fig, sheet, parts = canvas.canvas(width + canvas.RIGHT_IN, height)
     top, counts = height - TITLE_IN, []
     for row, row_height, left in zip(panel_rows, heights, starts):
         for index in row:
-            counts += _panel(ax, parts, *panels[index],
+            counts += _panel(sheet, parts, *panels[index],
                              (left, top - BOX_IN, widths[index]),
                              (turned[index], depths[index]))
             left += widths[index] + AXIS_IN
         top -= row_height + ROW_GAP_IN
-    canvas.draw(ax, parts)
+    canvas.draw(sheet, parts)
     many = sorted({min(counts), max(counts)})
     fig.suptitle(f'{title}\n{"..".join(map(str, many))} samples per violin')
     return fig

@@ -22,12 +22,11 @@ is an error (exit 2).
 '''
 
 import datetime
-import json
 import os
 import shlex
+import sys
 
-from microbench.verdicts import compare, figures, nightly, storage
-from microbench.verdicts.report import verdicts_of
+from microbench.verdicts import compare_json, figures, storage, triage
 from microbench.verdicts.weather import news, page, realistic, status
 
 HELP = "the I/O weather: one HTML page of what users' jobs see"
@@ -49,11 +48,14 @@ def add_arguments(parser):
 
 
 def judged(frame):
-    '''The nightly verdicts of the last session of ``frame``, as the
-    dicts of ``compare --last --json``'s ``figures``.'''
-    got = nightly.judge_last(frame)
-    return json.loads(compare.as_json(got.figures, {}, ('', ''),
-                                      {}))['figures']
+    '''The nightly verdicts of the last night of ``frame`` (as ``compare
+    --last`` judges it), as the compare JSON's ``figures`` and
+    ``events``.'''
+    night = triage.judge(frame)
+    for warning in night.warnings:
+        print(f'microbench weather: warning: {warning}', file=sys.stderr)
+    return [compare_json.plain(row) for row in night.figures], \
+        compare_json.plain(night.events)
 
 
 def _last_has_figures(queries, frame, path, partition):
@@ -85,10 +87,10 @@ def commands(args):
             shlex.join([*weather, '--verdicts', verdicts])]
 
 
-def write(frame, verdicts, outdir, commands, made=None):
+def write(frame, verdicts, outdir, commands, made=None, events=()):
     '''Write ``outdir/weather.html`` of the figures ``frame`` (rows of
-    :func:`figures.load`) and the nightly ``verdicts`` (the compare
-    JSON's ``figures``); return its path.
+    :func:`figures.load`) and the nightly ``verdicts`` and ``events`` (the
+    compare JSON's ``figures`` and ``events``); return its path.
 
     :raises ValueError: no realistic figure.
     '''
@@ -104,7 +106,7 @@ def write(frame, verdicts, outdir, commands, made=None):
     targets = {where: page.target(rows) for where, rows in
                frame.groupby(['system', 'partition'])}
     made = made or datetime.datetime.now(datetime.timezone.utc)
-    text = page.render(tiles, news.lines(tiles, frame), made,
+    text = page.render(tiles, news.lines(tiles, events), made,
                        (last['session'], last['when']), targets, commands)
     os.makedirs(outdir, exist_ok=True)
     path = os.path.join(outdir, PAGE)
@@ -114,26 +116,26 @@ def write(frame, verdicts, outdir, commands, made=None):
 
 
 def given(path, frame):
-    '''The verdicts of the compare JSON at ``path``.
+    '''The verdicts (``figures``, ``events``) of the compare JSON at
+    ``path``.
 
     :raises ValueError: not that JSON, or the verdicts of another night
         than the last session of ``frame``.
     '''
-    found = verdicts_of(path)
-    with open(path) as fp:
-        after = str(json.load(fp).get('after', ''))
+    found = compare_json.read(path)
     last = frame.loc[frame['start'].idxmax(), 'session']
-    if after.startswith('the last session ') and \
-            after.split()[-1] != last:
-        raise ValueError(f'{path} judges {after}, not the last session '
-                         f'here, {last}: the verdicts of another night')
-    return found
+    if not found.judges(last):
+        raise ValueError(f'{path} judges the session {found.session}, not '
+                         f'the last session here, {last}: the verdicts of '
+                         f'another night')
+    return found.figures, found.events
 
 
 def run(args):
     queries = args.sessions or [figures.ALL]
     frame = figures.load_many(queries, args.db, args.partition)
     _last_has_figures(queries, frame, args.db, args.partition)
-    found = given(args.verdicts, frame) if args.verdicts else judged(frame)
-    print(write(frame, found, args.output, commands(args)))
+    found, happened = (given(args.verdicts, frame) if args.verdicts
+                       else judged(frame))
+    print(write(frame, found, args.output, commands(args), events=happened))
     return 0

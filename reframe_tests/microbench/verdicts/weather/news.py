@@ -3,13 +3,13 @@
 A state change is a change point of a realistic figure's history (the
 nightly verdict's ``change_points``: the night it began, the levels
 before and after it, what differs between the records of the night
-before and that night), or a change the test of the last nights found
-without a change point yet (then the records of the night before the
-change and of its first night are compared here, as the verdict does
-for a change point: :func:`microbench.verdicts.compare.differences`)::
+before and that night), or one of tonight's events (what began on one
+night in one partition: :mod:`microbench.verdicts.events`), said once
+with every realistic figure it holds::
 
-    lustre on slurm_cluster: O_DIRECT writes 31 % slower since
-    2026-11-20, after the kernel update (6.1.0 -> 6.8.0)
+    lustre on slurm_cluster: O_DIRECT writes 31 % slower; durable
+    writes 28 % slower since 2026-11-20, after the kernel update (6.1.0
+    -> 6.8.0)
 
 Newest first.  What differs is said in :data:`CAUSES`' words and order,
 each with its values (cut to :data:`WIDTH` characters a side).
@@ -17,7 +17,6 @@ each with its values (cut to :data:`WIDTH` characters a side).
 
 import collections
 
-from microbench.verdicts import compare
 from microbench.verdicts.weather import status
 
 #: A record field that differs around a change -> what a user reads; the
@@ -70,40 +69,49 @@ def _line(tile, when, pct, differences):
                 f'{tile.words} {how} since {when}, {causes(differences)}')
 
 
-def _unpointed(tile, frame):
-    '''The records' differences around a change the last nights' test
-    found (no change point at its first night): the night before it
-    against its first night, in the tile's partition.'''
-    since = tile.verdict.get('since_session')
-    rows = frame[(frame['system'] == tile.system)
-                 & (frame['partition'] == tile.partition)]
-    order = rows.drop_duplicates('session').sort_values('start')[
-        'session'].tolist()
-    if since not in order or order.index(since) == 0:
-        return {}
-    before = order[order.index(since) - 1]
-    found = compare.differences(rows[rows['session'] == before],
-                                rows[rows['session'] == since])
-    return {name: {'before': lhs, 'after': rhs}
-            for name, (lhs, rhs) in found.items()}
+def _event_line(event, mine):
+    '''One line for an event (:mod:`..events`): every realistic figure
+    of it (``mine``, tiles) and how it moved, since its night, and what
+    differs in the records around it.'''
+    when = status.night(event.get('date'))
+    moves = []
+    for tile in mine:
+        pct = status.change_pct(tile.verdict)
+        moves.append(f'{tile.words} '
+                     + ('changed' if pct is None
+                        else status.moved(pct, tile.unit)))
+    states = {tile.status for tile in mine}
+    state = next((s for s in status.STATUSES if s in states), 'changed')
+    root = (f' (downstream of its measured {", ".join(event["root"])})'
+            if event.get('root') else '')
+    others = len(event.get('members') or ()) - len(mine)
+    more = f' and {others} more figure(s) of the suite' if others > 0 \
+        else ''
+    tile = mine[0]
+    return Line(when, state, f'{tile.partition} on {tile.system}: '
+                f'{"; ".join(moves)}{more} since {when}{root}, '
+                f'{causes(event.get("differences") or {})}')
 
 
-def lines(tiles, frame):
+def lines(tiles, events=()):
     '''The state changes of the ``tiles`` (:func:`status.tiles`) in plain
-    words, newest first; ``frame``: the figures (for a change with no
-    change point).'''
-    out = []
+    words, newest first: each change point of a figure's history, and
+    each of tonight's events (the compare JSON's ``events``) once, with
+    every realistic figure of it.'''
+    out, members = [], {}
     for tile in tiles:
         verdict = tile.verdict or {}
-        points = [p for p in verdict.get('change_points') or ()
-                  if isinstance(p, dict)]
-        for point in points:
-            out.append(_line(tile, status.night(point.get('date')),
-                             point.get('change_pct'),
-                             point.get('differences') or {}))
-        pointed = {p.get('session') for p in points}
-        if tile.status not in ('normal', 'unknown') and \
-                verdict.get('since_session') not in pointed:
-            out.append(_line(tile, tile.since, status.change_pct(verdict),
-                             _unpointed(tile, frame)))
+        current = (verdict.get('since_session') if tile.status not in
+                   ('normal', 'unknown') else None)
+        if current and verdict.get('event'):
+            members.setdefault(verdict['event'], []).append(tile)
+        for point in verdict.get('change_points') or ():
+            if isinstance(point, dict) and point.get('session') != current:
+                out.append(_line(tile, status.night(point.get('date')),
+                                 point.get('change_pct'),
+                                 point.get('differences') or {}))
+    for event in events:
+        mine = members.get(event.get('fingerprint'))
+        if mine:
+            out.append(_event_line(event, mine))
     return sorted(out, key=lambda line: line.night, reverse=True)

@@ -15,18 +15,22 @@ nightly verdict (:mod:`microbench.verdicts.nightly`):
 - ``improved since <night>: 12 % faster``: ``improvement``, ``improved``;
 - ``unknown: too little history (3 nights, needs 14)``: ``inconclusive``;
   ``unknown: not measured in the last session``: the figure has no
-  verdict tonight.
+  verdict tonight;
+- an acknowledged change (``acknowledged``): the status of the verdict
+  it acknowledges, saying so (``degraded since ...: 31 % slower
+  (acknowledged, known: ...)``); a night acknowledged as noise is
+  ``normal``, saying so; a slower first run that its confirmation rerun
+  did not confirm (``unconfirmed``) is ``normal``, saying so.
 
 Slower and faster read the same for every unit: a bandwidth or a rate
 that drops, a latency that grows, is slower.
 '''
 
 import collections
-import math
 
 import pandas as pd
 
-from microbench.verdicts import history, nightly, rule
+from microbench.verdicts import events, history, nightly, rule
 from microbench.verdicts.weather import realistic
 from microbench.verdicts.weather.sparkline import number
 
@@ -57,18 +61,8 @@ def moved(pct, unit):
     return f'{abs(pct):.0f} % {"faster" if pct * better > 0 else "slower"}'
 
 
-def change_pct(verdict):
-    '''How much a changed figure's level moved, in %: its change point
-    at the night the change began, else tonight against the nights
-    before; None if neither is known.'''
-    for point in verdict.get('change_points') or ():
-        if isinstance(point, dict) and point.get('session') == \
-                verdict.get('since_session'):
-            return float(point['change_pct'])
-    ratio = verdict.get('ratio')
-    if isinstance(ratio, (int, float)) and math.isfinite(ratio):
-        return 100 * (ratio - 1)
-    return None
+#: How much a changed figure's level moved, in % (None: not known)
+change_pct = events.change_pct
 
 
 def night(date):
@@ -82,6 +76,11 @@ def status(verdict, unit):
     verdict.'''
     if verdict is None:
         return 'unknown', 'unknown: not measured in the last session', None
+    if verdict.get('verdict') == 'unconfirmed':
+        return 'normal', ('normal: tonight\'s first run was slower, its '
+                          'confirmation rerun was not (a lone night)'), None
+    if verdict.get('verdict') == 'acknowledged':
+        return _acknowledged(verdict, unit)
     found = STATUS.get(verdict.get('verdict'), 'unknown')
     if found == 'normal':
         return found, 'normal', None
@@ -95,6 +94,20 @@ def status(verdict, unit):
     pct = change_pct(verdict)
     how = f': {moved(pct, unit)}' if pct is not None else ''
     return found, f'{found} since {since}{how}', since
+
+
+def _acknowledged(verdict, unit):
+    '''The status of an acknowledged change: that of the verdict it
+    acknowledges, saying so; ``normal`` for a night acknowledged as
+    noise.'''
+    ack = verdict.get('ack') or {}
+    said = f'{ack.get("kind")}: {ack.get("reason")}'
+    if ack.get('kind') == 'noise':
+        return 'normal', f'normal: tonight acknowledged as noise ({said})', \
+            None
+    found, text, since = status({**verdict, 'verdict': verdict.get(
+        'verdict_unacknowledged')}, unit)
+    return found, f'{text} (acknowledged, {said})', since
 
 
 def _share(row):
@@ -118,9 +131,11 @@ def tiles(frame, verdicts):
     table = history.nights(mine, last=NIGHTS)
     if table.empty:
         return []
-    last = frame.loc[frame['start'].idxmax(), 'session']
+    # the last night: its first session and its confirmation rerun
+    _, last = list(history.sessions_of_nights(frame).items())[-1]
     judged = {tuple(v.get(k) for k in history.KEY): v for v in verdicts}
-    today = mine[mine['session'] == last].drop_duplicates(
+    today = mine[mine['session'].isin(last)].sort_values(
+        'start', kind='stable').drop_duplicates(
         history.KEY, keep='last').set_index(history.KEY)
     out = []
     for key, rows in history.series(table).items():

@@ -1,0 +1,263 @@
+'''The JSON of ``microbench compare --json``: the one module that writes it
+and reads it back.
+
+The report, the weather page, the export and the confirmation rerun read
+a night's verdicts from this file; each reads it with :func:`read`, which
+validates it whole and says in one line what is wrong (an older or newer
+version, a member missing or of the wrong type), never a traceback.  The
+document (``VERSION`` 2; version 1 had no ``format`` member)::
+
+    format: "microbench compare"     version: 2
+    kind: "nightly" (compare --last) or "pre-post" (compare BEFORE AFTER)
+    session: the session judged: tonight's nightly run; the latest of the
+        after side
+    sessions: every session of that night (the nightly run and its
+        confirmation rerun), or of the after side
+    before, after: the two sides in words
+    test: how it was judged (the test, its budget or level)
+    exit_code, counts ({verdict: figures})
+    figures[]: one per figure: system, partition, environ, check, variant,
+        figure, unit, verdict (:data:`VERDICTS`), label (the verdict as
+        people read it: ``regression (confirmed)``, ``acknowledged (noise:
+        ...)``), why, median_before, median_after, ratio, p, since_session,
+        since_date, change_points[], ack (the acknowledgement in force, or
+        null), verdict_unacknowledged, event (its fingerprint, or null),
+        role (root, downstream, member, or null), downstream_of ({limit,
+        change_pct} or null), confirmation (or null), and the figure's
+        limit (limit_name, limit_value, share_of_limit)
+    events[]: what began on one night in one partition (:mod:`.events`)
+    change_points[]: every figure's change points, flat
+    differences: {field: {before, after}} of what ran
+    acks: {files, in_force, warnings}
+    confirmation: {night, by, checks, samples} or null
+
+Numbers that are not numbers (NaN) are written as null: the file is JSON
+any tool reads.
+'''
+
+import json
+import math
+import os
+
+import numpy as np
+
+FORMAT = 'microbench compare'
+VERSION = 2
+
+KINDS = ('nightly', 'pre-post')
+
+#: Every verdict a figure may have, from worst: the nightly verdicts
+#: (:mod:`.nightly`) and those of two sides (:mod:`.rule`)
+VERDICTS = ('regression', 'changed', 'degraded', 'shifted', 'unconfirmed',
+            'acknowledged', 'inconclusive', 'improvement', 'improved',
+            'unchanged')
+
+#: Roles of a figure in its event
+ROLES = ('root', 'downstream', 'member')
+
+#: The members every figure has, and what each may be: ``str``, ``num``
+#: (a number or null), ``list``, ``dict?`` (an object or null), ``str?``
+FIGURE = {'system': 'str', 'partition': 'str', 'environ': 'str',
+          'check': 'str', 'variant': 'str', 'figure': 'str', 'unit': 'str',
+          'verdict': 'str', 'label': 'str', 'why': 'str',
+          'median_before': 'num', 'median_after': 'num', 'ratio': 'num',
+          'p': 'num', 'since_session': 'str?', 'since_date': 'str?',
+          'change_points': 'list', 'ack': 'dict?',
+          'verdict_unacknowledged': 'str', 'event': 'str?', 'role': 'str?',
+          'downstream_of': 'dict?', 'confirmation': 'dict?'}
+
+POINT = {'session': 'str', 'date': 'str?', 'mean_before': 'num',
+         'mean_after': 'num', 'change_pct': 'num', 'p': 'num',
+         'differences': 'dict?'}
+
+EVENT = {'fingerprint': 'str', 'system': 'str', 'partition': 'str',
+         'night': 'str', 'date': 'str?', 'verdict': 'str', 'new': 'bool',
+         'cause': 'str', 'differences': 'dict?', 'root': 'list',
+         'members': 'list'}
+
+TOP = {'format': 'str', 'version': 'int', 'kind': 'str', 'session': 'str',
+       'sessions': 'list', 'before': 'str', 'after': 'str', 'test': 'dict?',
+       'exit_code': 'int', 'counts': 'dict?', 'figures': 'list',
+       'events': 'list', 'change_points': 'list', 'differences': 'dict?',
+       'acks': 'dict?', 'confirmation': 'dict?'}
+
+#: The key of a figure (:data:`microbench.verdicts.figures.KEY`)
+KEY = ('system', 'partition', 'environ', 'check', 'variant', 'figure')
+
+
+class FormatError(ValueError):
+    '''Not the JSON of microbench compare of this version.'''
+
+
+def plain(value):
+    '''``value`` as JSON holds it: numpy and pandas scalars as Python's,
+    NaN as None, containers walked.'''
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if hasattr(value, 'isoformat'):
+        return value.isoformat()
+    if value != value:         # pandas' NA and NaT
+        return None
+    return str(value)
+
+
+def document(kind, session, sessions, sides, test, exit_code, figures,
+             events=(), differences=None, acks=None, confirmation=None):
+    '''The compare document (a dict), validated.
+
+    :arg figures: one dict per figure (:data:`FIGURE`'s members and any
+        others).
+    :arg differences: ``{field: (before, after)}``.
+    '''
+    rows = [plain(row) for row in figures]
+    points = [{**{k: row[k] for k in KEY}, 'unit': row['unit'], **point}
+              for row in rows for point in row.get('change_points') or ()]
+    counts = {}
+    for row in rows:
+        counts[row['verdict']] = counts.get(row['verdict'], 0) + 1
+    out = plain({
+        'format': FORMAT, 'version': VERSION, 'kind': kind,
+        'session': session, 'sessions': list(sessions),
+        'before': sides[0], 'after': sides[1], 'test': test,
+        'exit_code': int(exit_code),
+        'counts': {v: counts[v] for v in VERDICTS if v in counts},
+        'figures': rows, 'events': list(events), 'change_points': points,
+        'differences': {name: {'before': lhs, 'after': rhs}
+                        for name, (lhs, rhs) in (differences or {}).items()},
+        'acks': acks, 'confirmation': confirmation})
+    validate(out, '<new compare document>')
+    return out
+
+
+def dumps(doc):
+    '''The text of a compare document.'''
+    return json.dumps(doc, indent=1, allow_nan=False) + '\n'
+
+
+def write(path, doc):
+    '''Write ``doc`` to ``path`` (whole, then renamed).'''
+    tmp = f'{path}.tmp{os.getpid()}'
+    with open(tmp, 'w', encoding='utf-8') as out:
+        out.write(dumps(doc))
+    os.replace(tmp, path)
+
+
+#: What each kind of member is, in words
+WORDS = {'str': 'a text', 'num': 'a number or null', 'list': 'a list',
+         'dict': 'an object', 'bool': 'true or false', 'int': 'an integer'}
+
+
+def _kind_ok(value, kind):
+    if kind.endswith('?') and value is None:
+        return True
+    kind = kind.rstrip('?')
+    if kind == 'num':
+        return value is None or (isinstance(value, (int, float))
+                                 and not isinstance(value, bool))
+    types = {'str': str, 'list': list, 'dict': dict, 'bool': bool,
+             'int': int}
+    return isinstance(value, types[kind]) and not (
+        kind == 'int' and isinstance(value, bool))
+
+
+def _members(item, spec, where):
+    if not isinstance(item, dict):
+        raise FormatError(f'{where}: not an object')
+    for name, kind in spec.items():
+        if name not in item:
+            raise FormatError(f'{where}: no member {name!r}')
+        if not _kind_ok(item[name], kind):
+            raise FormatError(f'{where}: {name} is {item[name]!r}, not '
+                              f'{WORDS[kind.rstrip("?")]}'
+                              + (' or null' if kind.endswith('?') else ''))
+
+
+def _name(item):
+    return ' '.join(str(item.get(k, '?')) for k in KEY[1:])
+
+
+def validate(doc, path):
+    '''Raise :class:`FormatError` (one line, naming ``path``) unless
+    ``doc`` is a compare document of this version.'''
+    if not isinstance(doc, dict):
+        raise FormatError(f'{path}: not the JSON of microbench compare (not '
+                          f'an object)')
+    if doc.get('format') != FORMAT:
+        if 'format' not in doc and isinstance(doc.get('figures'), list) \
+                and 'before' in doc and 'after' in doc:
+            raise FormatError(
+                f'{path}: the JSON of an older microbench compare (version '
+                f'1, no format member): make it again with microbench '
+                f'compare --json (this microbench reads version {VERSION})')
+        raise FormatError(f'{path}: not the JSON of microbench compare (no '
+                          f'format: {FORMAT!r} member)')
+    if doc.get('version') != VERSION:
+        raise FormatError(f'{path}: the JSON of microbench compare version '
+                          f'{doc.get("version")!r}; this microbench reads '
+                          f'version {VERSION}: make it again with microbench '
+                          f'compare --json')
+    _members(doc, TOP, path)
+    if doc['kind'] not in KINDS:
+        raise FormatError(f'{path}: kind {doc["kind"]!r} is not one of '
+                          f'{", ".join(KINDS)}')
+    for index, row in enumerate(doc['figures']):
+        where = f'{path}: figures[{index}]'
+        _members(row, FIGURE, where)
+        if row['verdict'] not in VERDICTS:
+            raise FormatError(f'{where} ({_name(row)}): verdict '
+                              f'{row["verdict"]!r} is not one of '
+                              f'{", ".join(VERDICTS)}')
+        if row['role'] is not None and row['role'] not in ROLES:
+            raise FormatError(f'{where} ({_name(row)}): role '
+                              f'{row["role"]!r} is not one of '
+                              f'{", ".join(ROLES)}')
+        for number, point in enumerate(row['change_points']):
+            _members(point, POINT, f'{where}.change_points[{number}]')
+    for index, event in enumerate(doc['events']):
+        _members(event, EVENT, f'{path}: events[{index}]')
+    for index, point in enumerate(doc['change_points']):
+        _members(point, POINT, f'{path}: change_points[{index}]')
+
+
+class Verdicts:
+    '''A compare document read back: its members as attributes
+    (``session``, ``sessions``, ``kind``, ``figures``, ``events``,
+    ``change_points``, ``exit_code``, ``acks``, ``confirmation``), and
+    ``path``.'''
+
+    def __init__(self, doc, path):
+        self.doc, self.path = doc, path
+        for name in TOP:
+            setattr(self, name, doc[name])
+
+    def judges(self, session):
+        '''Whether these are the verdicts of the night of ``session`` (its
+        first run or its confirmation).'''
+        return session == self.session or session in self.sessions
+
+    def by_key(self):
+        '''``{figure key: its verdict}``.'''
+        return {tuple(row[k] for k in KEY): row for row in self.figures}
+
+
+def read(path):
+    '''The compare document at ``path``, validated.
+
+    :raises FormatError: it is not one of this version (one line).
+    :raises OSError: it cannot be read.
+    '''
+    with open(path, encoding='utf-8') as fp:
+        try:
+            doc = json.load(fp)
+        except (ValueError, RecursionError) as err:
+            raise FormatError(f'{path}: not JSON ({err})') from None
+    validate(doc, path)
+    return Verdicts(doc, path)
