@@ -19,6 +19,8 @@ storage.
     microbench weather [SESSIONS] -o DIR [--verdicts FILE]
     microbench export [SESSION] [--verdicts FILE] (--openmetrics FILE
                       | --textfile DIR | --push URL)...
+    microbench audit [--format text|json|sarif] [--measure] INPUT...
+    microbench audit [--format ...] -- PROGRAM ARGS...
 
 SESSIONS, BEFORE and AFTER are ReFrame's session queries: a session UUID,
 a time period (``now-7d:now``), a filter on ``--session-extras``
@@ -37,6 +39,7 @@ import argparse
 import gc
 import sys
 
+from microbench.audit import command as audit
 from microbench.bundles import bundle, check, replay
 from microbench.verdicts import (ack, acked, advise, baseline, compare,
                                  confirm, export, limits, report, storage,
@@ -47,7 +50,7 @@ COMMANDS = {'baseline': baseline, 'compare': compare, 'confirm': confirm,
             'ack': ack, 'acks': acked, 'advise': advise, 'report': report,
             'bundle': bundle, 'check-bundle': check, 'replay': replay,
             'stored': stored, 'limits': limits, 'weather': weather,
-            'export': export}
+            'export': export, 'audit': audit}
 
 #: What a subcommand may fail with: a message and exit code 2
 ERRORS = (storage.ResultsError, bundle.BundleError, OSError, ValueError)

@@ -1,0 +1,22 @@
+'''``microbench audit``: the pitfall catalogue turned on anyone's own
+benchmark command, fio job file, batch script or Darshan log.
+
+- ``findings``: what a finding is (catalogue entry, evidence and where,
+  why, certainty, the realistic form) and the catalogue entries the audit
+  judges, each with the check that measures it.
+- ``words``: an input's lines and words (continuations, comments, quoting)
+  and its launcher (``srun``, ``mpirun``/``mpiexec``, ``aprun``, ``jsrun``):
+  nodes, tasks and binding.
+- One module per tool, its options and its rules: ``fio`` (command lines
+  and job files: ``fiojob``), ``ior`` (IOR and mdtest), ``network`` (OSU
+  and fabtests), ``elbencho``; ``options`` reads the option tables of
+  ``data/`` (each from the tool's own source).
+- ``batch``: Slurm and PBS scripts, every benchmark line in them;
+  ``darshanlog``: a Darshan log judged with the suite's witness rules.
+- ``judge``: an input to its findings; ``render``: text, JSON and SARIF;
+  ``measure``: the user's form and the realistic one, round-robin through
+  the suite's own rounds (a ReFrame run); ``command``: the subcommand.
+
+The realistic rewrite of every knob comes from :mod:`microbench.knobs`,
+the tables the checks build their variants from.
+'''

@@ -1,0 +1,101 @@
+'''elbencho: the catalogue's rules (S1, S2, S4, S6, M1) and the realistic
+rewrite (:mod:`microbench.knobs`: ``--direct``, no ``--preallocfile``),
+against the options of elbencho v3.1-9's ``source/ProgArgs.cpp``.'''
+
+from microbench import knobs
+from microbench.audit import getopt, options
+from microbench.audit.context import memory_text, repeated, size_text
+from microbench.audit.findings import (CERTAIN, Finding, Invocation,
+                                       depends)
+from microbench.audit.fiojob import size_bytes
+
+
+#: elbencho's phases (a run without one measures nothing)
+PHASES = {'-w', '--write', '-r', '--read', '-d', '--mkdirs', '-D', '--deldirs',
+          '-F', '--delfiles', '--stat', '--sync', '--dropcache'}
+
+
+def _value(given, *names):
+    option = getopt.last(given, *names)
+    return option.value if option is not None else None
+
+
+def judge_elbencho(launch, where, context):
+    argv = launch.argv
+    given, paths = getopt.parse(argv, options.getopt_table('elbencho'),
+                                'elbencho', where, positional=True)
+    found = Invocation('elbencho', where)
+    if getopt.last(given, '--service') is not None:
+        found.not_judged.append('--service: a service waits for a client; '
+                                'the client\'s command is judged')
+        return [found]
+    phases = [o for o in given if o.name in PHASES]
+    if not phases:
+        found.not_judged.append('no benchmark phase (-w, -r, -d, -F, -D, '
+                                '--stat, ...): nothing is measured')
+        return [found]
+    writes = getopt.last(given, '-w', '--write') is not None
+    reads = getopt.last(given, '-r', '--read') is not None
+    direct = getopt.last(given, '--direct') is not None
+    size = size_bytes(_value(given, '-s', '--size'))
+    threads = int(_value(given, '-t', '--threads') or 1)
+    dirs = int(_value(given, '-n', '--dirs') or 0)
+    files = int(_value(given, '-N', '--files') or 0)
+    count = threads * dirs * files if dirs and files else max(len(paths), 1)
+    total = size * count if size else None
+    memory = context.memory
+    fits = (CERTAIN if total and memory and total < memory else depends(
+        f'the data ({size_text(total) if total else "?"}) against the '
+        f'memory of {context.memory_of} ({memory_text(memory)})'))
+    io_fix = ((), knobs.ELBENCHO_IO['direct'])
+    if writes and not direct:
+        _finding(found, launch, given, 'S1', '-w without --direct: every '
+                 'write lands in the page cache', fits, io_fix,
+                 {'check': 'elbencho_storage',
+                  'gap': 'write_buffered_over_direct'})
+    if reads and writes and not direct and \
+            getopt.last(given, '--dropcache') is None:
+        _finding(found, launch, given, 'S4', '-r after -w in one run without '
+                 '--direct or --dropcache: the read comes back from the '
+                 'page cache', fits, io_fix,
+                 {'check': 'elbencho_storage',
+                  'gap': 'read_buffered_over_direct'})
+    if writes and getopt.last(given, '--preallocfile') is not None:
+        _finding(found, launch, given, 'S2', '--preallocfile: '
+                 'posix_fallocate() reserves the file before the writes',
+                 CERTAIN, (('--preallocfile',),
+                           knobs.ELBENCHO_ALLOCATION['grow']),
+                 {'check': 'elbencho_storage',
+                  'gap': 'write_prealloc_over_grow'})
+    variance = _value(given, '--blockvarpct')
+    if writes and variance is not None and int(variance) < 100:
+        _finding(found, launch, given, 'S6', f'--blockvarpct {variance}: '
+                 f'{100 - int(variance)} % of every block repeats',
+                 depends('the storage compressing or deduplicating'),
+                 (('--blockvarpct',), knobs.ELBENCHO_BLOCK_VARIANCE['random']),
+                 None)
+    reps = _value(given, '-i', '--iterations')
+    said = repeated(context, found, int(reps) if reps else 1,
+                    f'--iterations {reps}' if reps else None)
+    if said:
+        found.findings.append(Finding(
+            'M1', f'{said[0]}: elbencho reports one figure per phase',
+            where, said[1], launch.text([*argv, '--iterations', '3'])))
+    if found.findings:
+        fixes = [f.fix for f in found.findings]
+        drop = {n for fix in fixes if fix for n in fix[0]}
+        add = [w for fix in fixes if fix for w in fix[1]]
+        if said:
+            add += ['--iterations', '3']
+        found.realistic = launch.text(getopt.rewrite(argv, given, drop,
+                                                     add))
+    return [found]
+
+
+def _finding(found, launch, given, pitfall, evidence, certainty, fix,
+             measure):
+    realistic = launch.text(getopt.rewrite(launch.argv, given, *fix))
+    finding = Finding(pitfall, evidence, found.where, certainty, realistic,
+                      measure=measure)
+    finding.fix = fix
+    found.findings.append(finding)

@@ -1,0 +1,320 @@
+'''fio's jobs, as fio itself reads them: job files and command lines.
+
+- A job file: ``[global]`` and job sections, ``key=value`` or ``key``
+  lines, ``;`` and ``#`` comments, ``include FILE`` (no section in an
+  included file), ``${VAR}`` from the environment.  A ``[global]`` section
+  sets the defaults of the jobs after it.
+- A command line: ``--key=value`` words; those before the first
+  ``--name`` (or under ``--name=global``) are the defaults of every job,
+  those of the job files too (fio's ``def_thread``); ``--section`` keeps
+  only the named jobs, of the command line and of the files.
+- A later option overrides an earlier one, and ``direct`` and ``buffered``
+  are one setting: ``--direct=0 ... --buffered=0`` is O_DIRECT.
+- Sizes: with ``kb_base=1024`` (the default) ``k``, ``m``, ``g`` are
+  binary and ``ki``, ``mi``, ``gi`` decimal, the opposite of the SI and
+  IEC prefixes (fio's HOWTO, "int"); with ``kb_base=1000``, as they say.
+'''
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from microbench.audit import options
+from microbench.audit.findings import Unreadable, Where
+
+def canonical(name):
+    '''The option an alias stands for (``readwrite``: ``rw``), as fio's
+    own tables say.'''
+    return options.fio_canonical().get(name, name)
+
+
+@dataclass
+class Option:
+    '''One setting: its name, value (None: given bare), and where.'''
+
+    name: str
+    value: str
+    where: Where
+    #: ``file`` (a job file's line) or ``command line`` (a word)
+    origin: str
+    #: index of its first word in a command line's options (the words
+    #: after the program), and how many words it takes
+    word: int = None
+    span: int = 1
+
+
+@dataclass
+class Job:
+    '''One fio job: its name and its settings, defaults first.'''
+
+    name: str
+    where: Where
+    settings: list = field(default_factory=list)
+    #: the job file holding it (None: the command line)
+    path: str = None
+
+    def last(self, *names):
+        '''The last setting of any of ``names`` (aliases read as one).'''
+        wanted = {canonical(n) for n in names}
+        for option in reversed(self.settings):
+            if canonical(option.name) in wanted:
+                return option
+        return None
+
+    def value(self, name, default=None):
+        option = self.last(name)
+        if option is None:
+            return default
+        return option.value if option.value is not None else ''
+
+    def flag(self, name):
+        '''A boolean setting: given bare, or to a true value.'''
+        option = self.last(name)
+        if option is None:
+            return False
+        return truth(option.value)
+
+    def direct(self):
+        '''(O_DIRECT or not, the setting that decides it): ``direct`` and
+        ``buffered`` are one setting, the later wins.'''
+        option = self.last('direct', 'buffered')
+        if option is None:
+            return False, None
+        on = truth(option.value)
+        return (on if option.name == 'direct' else not on), option
+
+    def kb_base(self):
+        return 1000 if self.value('kb_base') == '1000' else 1024
+
+
+def truth(value):
+    '''fio's reading of a boolean: bare, 1, true, on, yes.'''
+    if value is None or value == '':
+        return True
+    text = str(value).strip().lower()
+    if text in ('1', 'true', 'on', 'yes'):
+        return True
+    if text in ('0', 'false', 'off', 'no'):
+        return False
+    number = re.match(r'\d+', text)
+    return bool(number and int(number[0]))
+
+
+_SIZE = re.compile(r'^\s*(\d+(?:\.\d+)?)\s*([kmgtpe]?)(i?)(b?)\s*$', re.I)
+_POWERS = {'': 0, 'k': 1, 'm': 2, 'g': 3, 't': 4, 'p': 5, 'e': 6}
+
+
+def size_bytes(text, kb_base=1024):
+    '''Bytes of a fio size (None where it is not one: ``50%``, a range).'''
+    if text is None:
+        return None
+    match = _SIZE.match(str(text).split(':')[0].split('-')[0])
+    if not match:
+        return None
+    number, prefix, iec, _ = match.groups()
+    power = _POWERS[prefix.lower()]
+    if kb_base == 1024:
+        base = 1000 if iec else 1024
+    else:
+        base = 1024 if iec else 1000
+    return int(float(number) * base ** power)
+
+
+_TIME = re.compile(r'^\s*(\d+(?:\.\d+)?)\s*(d|h|m|s|sec|ms|msec|us|usec)?\s*$',
+                   re.I)
+_SECONDS = {None: 1, 's': 1, 'sec': 1, 'm': 60, 'h': 3600, 'd': 86400,
+            'ms': 1e-3, 'msec': 1e-3, 'us': 1e-6, 'usec': 1e-6}
+
+
+def seconds(text):
+    '''Seconds of a fio time (default unit: seconds), None if not one.'''
+    if text is None:
+        return None
+    match = _TIME.match(str(text))
+    if not match:
+        return None
+    unit = match[2].lower() if match[2] else None
+    return float(match[1]) * _SECONDS[unit]
+
+
+def _check_option(name, value, where):
+    '''Raise :class:`Unreadable` where fio itself would reject the option:
+    an unknown one, or one given bare that needs a value.'''
+    table = options.fio()
+    if name not in table:
+        raise Unreadable(f'{where}: fio has no option {name!r} (fio would '
+                         f'stop: "Bad option")')
+    if value is None and table[name] not in options.FIO_VALUELESS:
+        raise Unreadable(f'{where}: fio option {name!r} needs a value '
+                         f'(fio would stop: "Option {name} requires an '
+                         f'argument")')
+
+
+def _expand(value, env):
+    '''``${VAR}`` from ``env`` (fio reads the environment); unknown ones
+    stay as they are.'''
+    if value is None:
+        return None
+    return re.sub(r'\$\{(\w+)\}', lambda m: env.get(m[1], m[0]), value)
+
+
+@dataclass
+class JobFile:
+    '''A job file read: its path, lines, and the jobs it defines.'''
+
+    path: str
+    lines: list
+    jobs: list
+
+
+def read_job_file(path, text, defaults=(), sections=(), env=None,
+                  reader=None):
+    '''The jobs of job file ``path`` (its ``text``), each with the
+    ``defaults`` (command-line settings) first; only ``sections`` where
+    given.  ``reader(path)`` reads an included file.
+
+    :raises Unreadable: on a truncated or malformed file, an unknown
+        option, or a file that defines no job.
+    '''
+    env = env if env is not None else {}
+    jobs, globals_, current = [], list(defaults), None
+    lines = text.splitlines()
+    for number, raw, origin_path in _with_includes(path, lines, reader):
+        line = raw.strip()
+        where = Where(origin_path, number, raw)
+        if not line or line[0] in ';#':
+            continue
+        if line.startswith('['):
+            if not line.endswith(']') or len(line) < 3:
+                raise Unreadable(f'{where}: a section header cut short '
+                                 f'({line!r}): a truncated job file?')
+            if origin_path != path:
+                raise Unreadable(f'{where}: a section in an included file '
+                                 f'(fio allows none)')
+            name = line[1:-1].strip()
+            if current is not None and current.name != 'global':
+                jobs.append(current)
+            current = Job(name, where, [] if name == 'global'
+                          else list(globals_), path)
+            continue
+        if current is None:
+            raise Unreadable(f'{where}: an option before any section: not '
+                             f'a fio job file')
+        # an inline comment after blanks (``numjobs=4 ; four jobs``)
+        line = re.split(r'\s+[;#]', line, maxsplit=1)[0].strip()
+        key, eq, value = line.partition('=')
+        key = key.strip()
+        value = _expand(value.strip(), env) if eq else None
+        if eq and value == '':
+            raise Unreadable(f'{where}: {key}= has no value: a truncated '
+                             f'job file?')
+        _check_option(key, value, where)
+        option = Option(key, value, where, 'file')
+        current.settings.append(option)
+        if current.name == 'global':
+            globals_.append(option)
+    if current is not None and current.name != 'global':
+        jobs.append(current)
+    if not jobs:
+        raise Unreadable(f'{path}: no job section (only [global], or '
+                         f'empty): fio would run nothing')
+    if sections:
+        jobs = [job for job in jobs if job.name in sections]
+    return JobFile(path, lines, jobs)
+
+
+def _with_includes(path, lines, reader, depth=0):
+    for number, raw in enumerate(lines, start=1):
+        stripped = raw.strip()
+        if stripped.startswith('include ') and reader is not None:
+            name = stripped[len('include '):].strip()
+            target = name if os.path.isabs(name) else os.path.join(
+                os.path.dirname(path), name)
+            if depth > 8:
+                raise Unreadable(f'{path}:{number}: includes nested too '
+                                 f'deep')
+            text = reader(target)
+            yield from _with_includes(target, text.splitlines(), reader,
+                                      depth + 1)
+            continue
+        yield number, raw, path
+
+
+@dataclass
+class CommandLine:
+    '''A fio command line read: its jobs, the job files it names, and the
+    settings of every job (``defaults``).'''
+
+    jobs: list
+    job_files: list
+    defaults: list
+    sections: list
+    words: list
+
+
+def read_command_line(argv, where, env=None, reader=None):
+    '''The jobs of fio's ``argv`` (program first); ``reader(path)`` reads
+    a job file it names (None: its jobs are not read).
+
+    :raises Unreadable: on an option fio would reject.
+    '''
+    env = env if env is not None else {}
+    defaults, sections, jobs, files, current = [], [], [], [], None
+    unread = []
+    words = list(argv[1:])
+    i = 0
+    while i < len(words):
+        word, start = words[i], i
+        i += 1
+        if not word.startswith('--'):
+            if word.startswith('-') and word != '-':
+                raise Unreadable(f'{where}: fio has no option {word!r} '
+                                 f'(its options are --name=value)')
+            files.append(word)
+            continue
+        key, eq, value = word[2:].partition('=')
+        value = value if eq else None
+        if key in options.FIO_COMMAND_LINE:
+            takes = options.FIO_COMMAND_LINE[key]
+            if takes and value is None and i < len(words):
+                value, i = words[i], i + 1
+            if key == 'section':
+                sections.append(value)
+            continue
+        if value is None and key in options.fio() and \
+                options.fio()[key] not in options.FIO_VALUELESS and \
+                i < len(words) and not words[i].startswith('-'):
+            value, i = words[i], i + 1      # getopt: --bs 4k
+        _check_option(key, value, where)
+        value = _expand(value, env)
+        option = Option(key, value, where, 'command line', start,
+                        i - start)
+        if key == 'name':
+            if current is not None:
+                jobs.append(current)
+            if value == 'global':
+                current = None
+                continue
+            current = Job(value, where, list(defaults))
+            current.settings.append(option)
+            continue
+        if current is None:
+            defaults.append(option)
+        else:
+            current.settings.append(option)
+    if current is not None:
+        jobs.append(current)
+    if sections:
+        jobs = [job for job in jobs if job.name in sections]
+    if not jobs and not files:
+        raise Unreadable(f'{where}: no --name and no job file: fio would '
+                         f'run no job ("No job(s) defined")')
+    read = []
+    for name in files:
+        if reader is None:
+            unread.append(name)
+            continue
+        text = reader(name)
+        read.append(read_job_file(name, text, defaults, sections, env,
+                                  reader))
+    return CommandLine(jobs, read or unread, defaults, sections, argv)

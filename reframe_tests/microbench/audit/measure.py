@@ -1,0 +1,346 @@
+'''``microbench audit --measure``: the user's form and the realistic form,
+round-robin, through the suite's own rounds.
+
+For a finding whose check the tool can run here (fio's S1, S2, S3; IOR's
+S4 on one node), it writes a ReFrame check file of three classes, each a
+subclass of the tool's classes in the suite (its rounds fixture with two
+variants, ``yours`` and ``realistic``; its variant check; a ``GapCheck``
+named for the matching check's gap), and runs it with ``reframe``: the
+same job skeleton, lock, scratch directory and cleanup, witnesses and
+validation as the check's.  It prints the gap as the check reports it:
+the ratio of the medians, every round's ratio and every sample.
+
+It runs on ``local:default`` (this machine), never on a facility
+partition unless ``--partition`` asks for one.
+'''
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from microbench import knobs, paths
+from microbench.audit import fiojob, getopt, options, words
+
+#: The checks ``--measure`` knows how to pair, by tool
+MEASURED = {'fio': ('fio_cache_flags', 'fio_fallocate',
+                    'fio_time_based_overwrite'),
+            'IOR': ('ior_page_cache',)}
+
+#: -S settings that change the forms themselves (not ReFrame variables)
+FORM_SETTINGS = ('large_file_size', 'file_size', 'runtime_s')
+
+#: fio options a measured form leaves out: where it writes (the job's
+#: scratch), and its output (the rounds' JSON)
+_FIO_DROPPED = ('directory', 'filename', 'output', 'output-format',
+                'write_bw_log', 'write_lat_log', 'write_iops_log',
+                'write_hist_log', 'opendir')
+
+_FIO_CHECK = '''
+import reframe as rfm
+from reframe.core.builtins import fixture, parameter
+
+from microbench.suite.gap import GapCheck
+from microbench.suite.rounds import SCRATCH
+from microbench.tools.fio import FioRounds, FioVariantCheck
+
+FORMS = json.loads({forms!r})
+
+
+class audit_fio_rounds(FioRounds):
+    """The user's fio job and its realistic form, round-robin."""
+
+    variants = ('yours', 'realistic')
+    page_cache_variants = tuple({page_cache!r})
+    overwrite_variants = tuple({overwrite!r})
+    witness_syscall = {witness!r}
+    witness_expect = {{'yours': True, 'realistic': False}}
+    runtime_s = {runtime!r}
+    block_size = {block_size!r}
+    darshan = {darshan!r}
+
+    def fio_options(self, variant):
+        options = dict(FORMS[variant])
+        if {filename!r}:
+            options['filename'] = SCRATCH + '/' + {filename!r}
+        else:
+            options['directory'] = SCRATCH
+        return options
+
+
+@rfm.simple_test
+class audit_fio(FioVariantCheck):
+    form = parameter(['yours', 'realistic'])
+    knob = 'form'
+    rounds = fixture(audit_fio_rounds, scope='environment')
+
+    def _check_overwrite(self, overwrite):
+        if {judge_overwrite!r}:
+            super()._check_overwrite(overwrite)
+
+
+@rfm.simple_test
+class audit_fio_gap(GapCheck):
+    pitfall = audit_fio
+    gaps = {{{gap!r}: ('yours', 'realistic')}}
+'''
+
+_IOR_CHECK = '''
+import reframe as rfm
+from reframe.core.builtins import fixture, parameter
+
+from microbench.suite.gap import GapCheck
+from microbench.tools.ior import IorRounds, IorVariantCheck
+from microbench.tools.ior import command
+
+FORMS = json.loads({forms!r})
+
+
+class audit_ior_rounds(IorRounds):
+    """The user's IOR command and its realistic form, round-robin."""
+
+    variants = ('yours', 'realistic')
+    tasks_per_node = {tasks!r}
+
+    def point(self, variant):
+        return 'user', variant, 1, self.tasks_per_node
+
+    def ior_command(self, variant, deadline_s=None, summary=True):
+        argv = (self.ior(), *FORMS[variant], '-o', command.TESTFILE)
+        if summary:
+            argv += ('-O', 'summaryFormat=JSON', '-O',
+                     'summaryFile=' + command.SUMMARY_FILE)
+        return command.IorCommand(argv, 1, self.tasks_per_node,
+                                  command.asked_of(argv, 1,
+                                                   self.tasks_per_node))
+
+
+@rfm.simple_test
+class audit_ior(IorVariantCheck):
+    form = parameter(['yours', 'realistic'])
+    knob = 'form'
+    rounds = fixture(audit_ior_rounds, scope='environment')
+
+
+@rfm.simple_test
+class audit_ior_gap(GapCheck):
+    pitfall = audit_ior
+    gaps = {{{gap!r}: ('yours', 'realistic', {figure!r})}}
+'''
+
+
+def _fio_form(job, fix):
+    '''The options of a fio job (its settings, last one wins) with
+    ``fix`` applied; where it writes and its output left out.'''
+    form = {}
+    for option in job.settings:
+        name = fiojob.canonical(option.name)
+        if name in _FIO_DROPPED:
+            continue
+        if name in ('direct', 'buffered'):
+            on = fiojob.truth(option.value)
+            form.pop('buffered', None)
+            form['direct'] = int(on if name == 'direct' else not on)
+            continue
+        form[name] = option.value
+    for name, value in fix.items():
+        if value is None:
+            form.pop(name, None)
+        else:
+            form[name] = value or None
+    return form
+
+
+def plan(report, finding, settings):
+    '''(tool, check text, what it measures) of one finding, or a string
+    saying why it cannot be measured here.'''
+    check = finding.entry.check
+    invocation = next(i for i in report.invocations if finding in i.findings)
+    if invocation.tool == 'fio' and check in MEASURED['fio']:
+        if shutil.which('fio') is None:
+            return 'fio is not installed here (not on PATH)'
+        job = finding.job
+        if job is None:
+            return 'the job of this finding is not known'
+        fix = dict(finding.fix)
+        if 'size' in fix and 'large_file_size' in settings:
+            fix['size'] = settings['large_file_size']
+        forms = {'yours': _fio_form(job, {}), 'realistic': _fio_form(job,
+                                                                      fix)}
+        # -S runtime_s= and file_size= shorten both forms alike (the
+        # suite's own variables of its fio rounds), and say so
+        size = forms['yours'].get('size')
+        for form in forms.values():
+            if 'runtime_s' in settings and 'runtime' in form:
+                form['runtime'] = settings['runtime_s']
+            if 'file_size' in settings and form.get('size') == size:
+                form['size'] = settings['file_size']
+        runtime = fiojob.seconds(forms['yours'].get('runtime')) or 0
+        # the Darshan witness holds every write to the block size (fio's
+        # default where the job sets none) and a storage variant's writes
+        # to being sequential: a job of mixed sizes (bs=4k,64k, bssplit) or
+        # random writes runs without it
+        bs = forms['yours'].get('bs') or '4k'
+        rw = forms['yours'].get('rw') or 'read'
+        block_size = bs if ',' not in bs and ':' not in bs and \
+            'bssplit' not in forms['yours'] and \
+            'bsrange' not in forms['yours'] and 'rand' not in rw else ''
+        filename = os.path.basename(job.value('filename') or '') \
+            if job.value('filename') and ':' not in job.value('filename') \
+            else ''
+        text = _FIO_CHECK.format(
+            forms=json.dumps(forms), page_cache=['yours'] if check ==
+            'fio_cache_flags' else [], overwrite=['yours'] if check ==
+            'fio_time_based_overwrite' else [], witness='fallocate' if
+            check == 'fio_fallocate' else None, runtime=int(runtime),
+            filename=filename, block_size=block_size,
+            darshan=[] if block_size else ['off'], judge_overwrite=check ==
+            'fio_time_based_overwrite' or not job.flag('time_based'),
+            gap=finding.entry.gap if check != 'ior_page_cache' else None)
+        return 'fio', text, forms
+    if invocation.tool == 'IOR' and check == 'ior_page_cache':
+        measure = finding.measure or {}
+        if measure.get('nodes') not in (None, 1):
+            return (f'it runs on {measure["nodes"]} nodes; --measure runs on '
+                    f'this machine, one node')
+        if shutil.which('ior') is None:
+            return 'ior is not installed here (not on PATH)'
+        forms = _ior_forms(invocation, finding)
+        if isinstance(forms, str):
+            return forms
+        # on one node the read can only be kept from the page cache by
+        # O_DIRECT: the check's odirect defence and its gap
+        gap = ('easy_read_none_over_odirect' if 'without -C' in
+               finding.evidence else 'easy_write_none_over_fsync')
+        tasks = settings.get('tasks_per_node') or measure.get('tasks') or 1
+        text = _IOR_CHECK.format(forms=json.dumps(forms), tasks=int(tasks),
+                                 gap=gap, figure=gap.split('_')[1])
+        finding.measure = {**measure, 'gap': gap}
+        return 'ior', text, forms
+    return (f'{check or "no check"} cannot be measured here by --measure '
+            f'(it measures fio\'s S1, S2, S3 and IOR\'s S4 on one node)')
+
+
+def _ior_forms(invocation, finding):
+    launch = words.launch(words.split(invocation.where.text))
+    given, _ = getopt.parse(launch.argv, options.getopt_table('ior'),
+                            'IOR', invocation.where)
+    yours = getopt.rewrite(launch.argv, given, ('-o', '-i'), ())[1:]
+    if 'without -C' in finding.evidence:
+        transfer = fiojob.size_bytes(getopt.value(given, '-t', '256k'))
+        if transfer is None or transfer % 4096:
+            return ('its transfers are not aligned for O_DIRECT, the one '
+                    'defence of a read on one node the check measures')
+        drop, add = ('-C', '-Q', '-Z'), knobs.IOR_DEFENCES['odirect']
+    else:
+        drop, add = finding.fix
+    realistic = getopt.rewrite(['ior', *yours], getopt.parse(
+        ['ior', *yours], options.getopt_table('ior'), 'IOR',
+        invocation.where)[0], drop, add)[1:]
+    return {'yours': yours, 'realistic': list(realistic)}
+
+
+def reframe_command(check_file, prefix, settings, partition):
+    reframe = os.path.join(os.path.dirname(sys.executable), 'reframe')
+    command = [reframe if os.path.exists(reframe) else 'reframe', '-C',
+               paths.CONFIG, '-c', check_file, '-r', '--prefix', prefix,
+               '--report-file', os.path.join(prefix, 'report.json'),
+               '--perflogdir', os.path.join(prefix, 'perflogs'),
+               '--system', partition or 'local:default']
+    for name, value in settings.items():
+        if name not in FORM_SETTINGS:
+            command += ['-S', f'{name}={value}']
+    return command
+
+
+def run(reports, args):
+    '''Measure every finding of ``reports`` that can be measured here;
+    the exit code (1: measured, or findings; 2: a run failed).'''
+    settings = dict(s.split('=', 1) for s in args.settings)
+    done, code = set(), None
+    for report in reports:
+        for invocation in report.invocations:
+            for finding in invocation.findings:
+                key = (id(invocation), finding.entry.check)
+                if finding.pitfall == 'M1' or key in done:
+                    continue
+                done.add(key)
+                planned = plan(report, finding, settings)
+                head = (f'measure {finding.pitfall} ({finding.entry.check}, '
+                        f'gap {gap_of(finding)}) of {invocation.where}')
+                if isinstance(planned, str):
+                    print(f'{head}: not measured: {planned}')
+                    continue
+                code = max(code or 0, _run_one(head, planned, finding,
+                                               settings, args.partition))
+    return code
+
+
+def _run_one(head, planned, finding, settings, partition):
+    tool, text, forms = planned
+    directory = tempfile.mkdtemp(prefix='microbench-audit-')
+    try:
+        check_file = os.path.join(directory, f'audit_{tool}.py')
+        with open(check_file, 'w') as fp:
+            fp.write('import json\n' + text)
+        prefix = os.path.join(directory, 'run')
+        command = reframe_command(check_file, prefix, settings, partition)
+        print(f'{head}: running (yours, then realistic, round-robin): '
+              f'{" ".join(command)}', flush=True)
+        # its perflogs and results storage are its own: an audit is no
+        # session of the suite's history
+        ran = subprocess.run(command, capture_output=True, text=True,
+                             env={**os.environ, 'PYTHONPATH': paths.CHECKS,
+                                  'RFM_SQLITE_DB_FILE': os.path.join(
+                                      prefix, 'results.db')})
+        try:
+            with open(os.path.join(prefix, 'report.json')) as fp:
+                report = json.load(fp)
+        except (OSError, ValueError):
+            print(f'{head}: ReFrame wrote no report (exit {ran.returncode}):'
+                  f' {ran.stdout[-2000:]}{ran.stderr[-2000:]}')
+            return 2
+        print(gap_text(report, gap_of(finding), forms))
+        return 1 if ran.returncode == 0 else 2
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def gap_of(finding):
+    '''The gap of the matching check that measures ``finding``.'''
+    return (finding.measure or {}).get('gap') or finding.entry.gap
+
+
+def gap_text(report, gap, forms=None):
+    '''The gap of a ReFrame run report as its check reports it: the ratio
+    of the medians, every round's ratio, every sample of both forms.'''
+    cases = [tc for run in report['runs'] for tc in run['testcases']]
+    lines = []
+    for case in cases:
+        if case['result'] != 'pass':
+            lines.append(f'  {case["display_name"]}: {case["result"]}: '
+                         f'{case.get("fail_reason")}')
+    for case in cases:
+        values = case.get('perfvalues') or {}
+        for key, value in values.items():
+            if key.endswith(':' + gap):
+                lines.append(f'  {gap}: {value[0]:.3g} {value[4]} (median '
+                             f'of yours over median of realistic)')
+                lines.append(f'    per round: '
+                             f'{_figure_samples(case, gap)}')
+                lines.append(f'    samples: {case.get("sample_values")}')
+    if forms:
+        for name, form in forms.items():
+            lines.append(f'    {name}: {json.dumps(form)}')
+    return '\n'.join(lines) if lines else '  no gap: see the run above'
+
+
+def _figure_samples(case, gap):
+    for item in (case.get('figure_samples') or '').split(';'):
+        name, _, values = item.partition('=')
+        if name == gap:
+            return values
+    return '?'
+

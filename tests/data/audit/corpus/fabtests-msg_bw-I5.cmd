@@ -1,0 +1,1 @@
+fi_msg_bw -I 5

@@ -1,0 +1,1 @@
+fi_msg_pingpong -I 5

@@ -1,0 +1,1 @@
+fi_rdm_tagged_bw -I 5 -U

@@ -1,0 +1,1 @@
+fi_rma_bw -e msg -o write -I 5

@@ -1,0 +1,1 @@
+./ior -w -r -o filename

@@ -1,0 +1,1 @@
+mpirun -n 2 ./mdtest -d /tmp/z -n 100 -i 2
