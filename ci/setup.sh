@@ -11,11 +11,13 @@ cd "$(dirname "$0")/.."
 # (one benchmark at a time), findmnt (scratch records), taskset (binding);
 # procps: pgrep (a job stops every process it started); mpich: mpirun for
 # OSU; libfabric-bin: fi_info for fabtests; time: GNU time for the client's
-# CPU use; shellcheck: the tests check the job scripts.  OSU and fabtests
-# themselves are not packaged: at a facility they come from Spack
-# (spack_envs/); here those checks skip.
+# CPU use; shellcheck: the tests check the job scripts; btrfs-progs and
+# btrfs-compsize: the data-reduction check's end-to-end test makes a
+# compressing btrfs (as root) and its witness reads btrfs' compsize.  OSU
+# and fabtests themselves are not packaged: at a facility they come from
+# Spack (spack_envs/); here those checks skip.
 packages=(fio strace util-linux procps python3-venv mpich libfabric-bin time
-          shellcheck)
+          shellcheck btrfs-progs btrfs-compsize)
 
 ci/apt_install.sh "${packages[@]}"
 

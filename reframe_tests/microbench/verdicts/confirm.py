@@ -25,6 +25,7 @@ they were (exit 1: the regression stands, unconfirmed), saying so.
 '''
 
 import math
+import re
 import shlex
 import subprocess
 import sys
@@ -66,15 +67,30 @@ def regressions(found):
             and not row.get('confirmation')]
 
 
+def base(check, figure=''):
+    '''The check whose variants a gap compares: ``<check>_gap``, or
+    ``<check>_<variant>_gap`` for the gaps of a variant that can be
+    skipped apart (its figures name that variant: ``dontcache_over_direct``
+    of ``fio_cache_flags_dontcache_gap``).'''
+    if not check.endswith('_gap'):
+        return check
+    name = check.removesuffix('_gap')
+    head, _, last = name.rpartition('_')
+    variants = re.split(r'_over_|_per_core$', figure)
+    return head if head and last in variants else name
+
+
 def checks(rows):
     '''The checks to rerun: each figure's, a gap's base check.'''
-    return sorted({row['check'].removesuffix('_gap') for row in rows})
+    return sorted({base(row['check'], row.get('figure', ''))
+                   for row in rows})
 
 
 def pattern(names):
-    '''ReFrame's ``-n`` pattern of exactly these checks and their gaps
-    (it matches a test's display name without its spaces).'''
-    return f'^({"|".join(names)})(_gap)?(%|/|$)'
+    '''ReFrame's ``-n`` pattern of exactly these checks and their gaps,
+    a variant's own gaps too (it matches a test's display name without
+    its spaces).'''
+    return f'^({"|".join(names)})((_[a-z0-9]+)?_gap)?(%|/|$)'
 
 
 def samples(rows, frame, cap, table=None):

@@ -27,6 +27,19 @@ from microbench.tools.fabtests.output import (cpu_count,
                                               parse_cpusets, read_sample)
 
 
+#: What a fabtests program prints where its provider refuses the
+#: completion method it asked (libfabric 1.17's tcp: ``fi_cq_open():
+#: common/shared.c:684, ret=-22 (Invalid argument)`` for ``-c yield``)
+CQ_REFUSED = ('fi_cq_open()', 'fi_cntr_open()')
+
+
+def cq_accepted(client):
+    '''A shell command that succeeds unless what ``client`` printed says
+    that its completion queue or counter was refused.'''
+    patterns = ' '.join(f"-e '{said}'" for said in CQ_REFUSED)
+    return f'! {{ {client} 2>&1 | grep -q -F {patterns}; }}'
+
+
 class FabtestsRounds(Rounds):
     '''fabtests client/server runs of a pitfall, round-robin (a fixture).
 
@@ -150,6 +163,24 @@ class FabtestsRounds(Rounds):
 
     def variant_command(self, variant):
         return self.side_command('client', variant)
+
+    def cq_probe(self, variant):
+        '''(command, reason): the client of ``variant`` against a port no
+        server listens on (1).  It opens its completion queue before it
+        connects: if the provider refuses the variant's completion method
+        there, the variant is unsupported; any other end (the connection
+        refused) is not the probe's business.'''
+        fabric = self.fabric()
+        argv = [self.binary(), '-p', fabric['provider']]
+        if fabric['domain']:
+            argv += ['-d', fabric['domain']]
+
+        client = ' '.join([self.on('client', variant), 'timeout', '10',
+                           *argv, *self.program_options(variant), '-P', '1',
+                           '$server_addr']).strip()
+        return (cq_accepted(client),
+                f'provider {fabric["provider"]} refuses this completion '
+                f'method: the client\'s fi_cq_open() failed')
 
     def server_command(self, variant):
         return self.side_command('server', variant)

@@ -4,6 +4,7 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
+from microbench import knobs
 from microbench.suite import darshan, records, samples, strace
 from microbench.suite.rounds import SCRATCH, Rounds
 from microbench.suite.stats import Samples
@@ -25,22 +26,24 @@ class FioRounds(Witnessed, Rounds):
 
     tool = 'fio'
     reader = staticmethod(read_sample)
+    bindir = 'fio_bindir'
     programs = ('fio',)
     output_files = ('fio.json',)
     witness_tool = 'strace'
     errors = ERRORS
 
-    #: The fio executable: a name on PATH or a path.
+    #: Directory of the fio binary; empty: on PATH (``dontcache`` needs
+    #: fio 3.40 or later).
     #:
     #: :type: :class:`str`
-    #: :default: ``'fio'``
-    fio = variable(str, value='fio')
+    #: :default: ``''``
+    fio_bindir = variable(str, value='')
 
     #: Seconds each sample runs (fio ``runtime``); the paper used 10.
     #:
     #: :type: :class:`int`
     #: :default: ``10``
-    runtime_s = variable(int, value=10)
+    runtime_s = variable(int, value=knobs.FIO_RUNTIME_S)
 
     #: Seconds of a witness's own short sample (never counted as a sample).
     #:
@@ -68,6 +71,11 @@ class FioRounds(Witnessed, Rounds):
     #: least once, False: never)
     witness_expect = {}
 
+    @property
+    def fio(self):
+        '''The fio program (:meth:`program_path`).'''
+        return self.program_path('fio')
+
     def fio_options(self, variant):
         '''fio job options of ``variant`` (without the output options).'''
         raise NotImplementedError
@@ -91,13 +99,18 @@ class FioRounds(Witnessed, Rounds):
         if not self.witness_syscall:
             return None
 
-        options = {**self.fio_options(variant),
-                   'name': f'{self.unique_name}_witness',
-                   'runtime': self.witness_runtime_s,
-                   'output-format': 'json', 'output': 'witness.json'}
         return self.launch(*strace.command(self.witness_syscall,
                                            f'strace-{variant}.txt'),
-                           *command(self.fio, options))
+                           *command(self.fio, self.witness_options(
+                               variant, 'witness.json')))
+
+    def witness_options(self, variant, output):
+        '''fio options of ``variant``'s witness: a short sample of its own
+        (``witness_runtime_s``), its JSON report in ``output``.'''
+        return {**self.fio_options(variant),
+                'name': f'{self.unique_name}_witness',
+                'runtime': self.witness_runtime_s,
+                'output-format': 'json', 'output': output}
 
     def darshan_argv(self, variant, preload):
         options = {**self.fio_options(variant),
@@ -122,7 +135,9 @@ class FioRounds(Witnessed, Rounds):
         return self.runtime_s + 60
 
     def diagnosis(self, failure, variant):
-        stderr = self.last_text(samples.STDERR, variant)
+        stderr = (self.witness_text(variant, stderr=True)
+                  if 'the witness' in failure
+                  else self.last_text(samples.STDERR, variant))
         if rejects_odirect(stderr):
             return (f'; O_DIRECT (direct=1) was rejected by the scratch file '
                     f'system {self.scratch_fstype or "unknown"} at '
