@@ -9,10 +9,10 @@ sample as a rounds job keeps it), how many were rejected and
 the longest read.  ``MUTATIONS_PROFILE=mutations-long`` tries ten times as
 many examples.
 
-``long-lines``: every real output of the catalogue (tests/catalogue.py)
-with one line of 10 MB of every pattern of tests/test_validation_faults.py
-inserted in its middle, read on both paths; prints the longest read, per
-tool and overall.
+``long-lines``: every real output of the catalogue
+(tests/helpers/catalogue.py) with one line of 10 MB of every pattern of
+tests/tools/test_validation_faults.py inserted in its middle, read on both
+paths; prints the longest read, per tool and overall.
 
     bench/validation.py classes [--long]
     bench/validation.py long-lines [--megabytes 10]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The sessions of one side of an upgrade: N runs of the suite tagged TAG,
-# each checked to be in the results storage (README, "After an upgrade"):
+# each checked to be in the results storage (docs/operators/nightly.md,
+# "After an upgrade"):
 #
 #   ci/post_upgrade.sh pre-upgrade 5 --system slurm_cluster
 #   # ... upgrade the system ...

@@ -4,7 +4,7 @@
 # ci/prometheus/microbench-rules.yml, optionally an Alertmanager it sends
 # the alerts to, on free ports of this machine's loopback, for trying
 # microbench export --push end to end (the tests
-# tests/test_e2e_prometheus.py and tests/test_e2e_alerts.py; by hand, the
+# tests/e2e/test_e2e_prometheus.py and tests/e2e/test_e2e_alerts.py; by hand, the
 # dashboard ci/grafana/).
 #
 # start  first checks that Debian's prometheus and prometheus-pushgateway

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # slurm_testbed.sh start|stop|status|env: a two-node Slurm test cluster on
 # this machine, for running the suite through a real workload manager
-# (systems/slurm_testbed.py; the end-to-end test tests/test_e2e_slurm.py).
+# (systems/slurm_testbed.py; the end-to-end test tests/e2e/test_e2e_slurm.py).
 #
 # start  first probes everything it needs, the way it will use it (root,
 #        the programs, /proc, the controller's TCP port, the cgroup file
@@ -23,6 +23,9 @@
 #        With nothing there it says so, and exits 0
 # status says what runs, and sinfo
 # env    prints the export line again
+# preflight  start's probes alone: exit 0 where the test cluster can start
+#        here, else start's one line and exit 77; changes nothing (the
+#        tests of the test cluster skip on it, naming the line)
 #
 # Each node is a network namespace with a UTS namespace of its own: its own
 # host name (mbnode1, mbnode2), loopback and an address on a bridge that
@@ -587,9 +590,17 @@ case ${1:-} in
         say "stopped; nothing left"
         ;;
     status) status ;;
+    preflight)
+        why=$(cannot_start)
+        if [ -n "$why" ]; then
+            say "cannot start: $why"
+            exit "$cannot_start_status"
+        fi
+        say "can start here"
+        ;;
     env)
         [ -e "$dir/slurm.conf" ] || die "not running (no $dir/slurm.conf)"
         echo "export SLURM_CONF=$dir/slurm.conf"
         ;;
-    *) echo "usage: $0 start|stop|status|env" >&2; exit 2 ;;
+    *) echo "usage: $0 start|stop|status|env|preflight" >&2; exit 2 ;;
 esac

@@ -16,6 +16,7 @@ them (``--hosts``).
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
+from microbench import knobs
 from microbench.suite.gap import GapCheck
 from microbench.tools.elbencho import ElbenchoRounds, ElbenchoVariantCheck
 
@@ -31,9 +32,10 @@ class elbencho_storage_rounds(ElbenchoRounds):
                      for allocation in ALLOCATION)
 
     def variant_options(self, variant):
+        # --direct, --preallocfile (microbench.knobs, which the audit
+        # shares)
         io, allocation = variant.split('.')
-        return ((['--direct'] if io == 'direct' else [])
-                + (['--preallocfile'] if allocation == 'prealloc' else []))
+        return [*knobs.ELBENCHO_IO[io], *knobs.ELBENCHO_ALLOCATION[allocation]]
 
 
 @rfm.simple_test

@@ -11,6 +11,7 @@ Witness: strace counts fallocate() calls on a short sample of its own.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
+from microbench import knobs
 from microbench.suite.gap import GapCheck
 from microbench.tools.fio import FioLogRounds, FioVariantCheck
 
@@ -32,11 +33,10 @@ class fio_fallocate_rounds(FioLogRounds):
     file_size = variable(str, value='64g')
 
     def fio_options(self, variant):
-        options = {**self.log_options(), 'size': self.file_size}
-        if variant == 'none':
-            options['fallocate'] = 'none'
-
-        return options
+        # fallocate=none for ``none`` (microbench.knobs, which the audit
+        # shares)
+        return {**self.log_options(), 'size': self.file_size,
+                **knobs.FIO_FALLOCATE[variant]}
 
 
 @rfm.simple_test

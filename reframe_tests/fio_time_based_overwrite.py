@@ -13,6 +13,7 @@ overwrite), a figure of every sample.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
+from microbench import knobs
 from microbench.suite.gap import GapCheck
 from microbench.tools.fio import FioLogRounds, FioVariantCheck
 
@@ -30,20 +31,21 @@ class fio_time_based_overwrite_rounds(FioLogRounds):
     #:
     #: :type: :class:`str`
     #: :default: ``'64g'``
-    large_file_size = variable(str, value='64g')
+    large_file_size = variable(str, value=knobs.FIO_LARGE_FILE_SIZE)
 
     #: Size of the overwritten file (paper: 1 GiB).
     #:
     #: :type: :class:`str`
     #: :default: ``'1g'``
-    small_file_size = variable(str, value='1g')
+    small_file_size = variable(str, value=knobs.FIO_SMALL_FILE_SIZE)
 
     def fio_options(self, variant):
-        if variant == 'small':
-            return {**self.log_options(), 'size': self.small_file_size,
-                    'time_based': 1}
-
-        return {**self.log_options(), 'size': self.large_file_size}
+        # time_based=1 for ``small`` (microbench.knobs, which the audit
+        # shares)
+        size = (self.small_file_size if variant == 'small'
+                else self.large_file_size)
+        return {**self.log_options(), 'size': size,
+                **knobs.FIO_TIME_BASED[variant]}
 
 
 @rfm.simple_test

@@ -26,6 +26,7 @@ Elsewhere neither is generated.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter, run_after, variable
 
+from microbench import knobs
 from microbench.suite import where
 from microbench.suite.gap import GapCheck
 from microbench.tools.ior import IorRounds, IorVariantCheck, gpu
@@ -50,7 +51,7 @@ class ior_page_cache_rounds(IorRounds):
     #:
     #: :type: :class:`str`
     #: :default: ``'80%'``
-    memory_per_node = variable(str, value='80%')
+    memory_per_node = variable(str, value=knobs.IOR_MEMORY_PER_NODE)
 
     def defence_options(self, defence):
         # -C -Q 1, -e, --posix.odirect: the one spelling of every IOR check

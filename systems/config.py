@@ -57,7 +57,7 @@ def _modes():
 
 
 #: One perflog record per figure; '|'-separated with a header line, so
-#: ``pandas.read_csv(path, sep='|')`` reads it (microbench.perflog); the
+#: ``pandas.read_csv(path, sep="|")`` reads it (tests/helpers/perflog.py); the
 #: columns come from the one list of record fields, microbench.fields
 PERFLOG_FIELDS = fields.perflog_columns()
 

@@ -62,6 +62,10 @@ system = {
             'features': ['lustre', 'pfs'],
             'extras': {
                 'scratch': '/lustre/scratch/$USER/microbench',
+                # The OSTs are ZFS with compression=lz4: compressible
+                # writes are stored in a fraction of their size
+                # (fio_data_reduction checks its gap's direction here)
+                'reduces_data': ['compression'],
                 'ceilings': {
                     # One EDR link (100 Gb/s) caps what one client moves
                     'storage_write_mib_s': 11921,
@@ -84,6 +88,8 @@ system = {
                 # is one value for all): srun gives each task of a node a
                 # GPU of its own, seen as device 0
                 'gpu_bind': ['--gpu-bind=map_gpu:0,1,2,3'],
+                # The same Lustre scratch: ZFS OSTs with compression=lz4
+                'reduces_data': ['compression'],
                 'ceilings': {
                     # One EDR link (100 Gb/s) caps what one client moves
                     'storage_write_mib_s': 11921,

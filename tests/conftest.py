@@ -1,8 +1,30 @@
-'''File systems the end-to-end tests mount (as root) to provoke faults.'''
+'''File systems the end-to-end tests mount (as root) to provoke faults, a
+compressing file system for the data-reduction check, and a guard on
+Hypothesis' settings of parametrized tests.'''
 
+import os
+import shutil
 import subprocess
+import tempfile
 
 import pytest
+
+from microbench.units import size_bytes
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_call(item):
+    '''Hypothesis' pytest plugin (6.170) wraps a parametrized test's
+    settings in new settings, on the one function object, for every
+    invocation: the chain grows by one per parametrized case, and reading
+    a setting recurses through it (a RecursionError past about 950 cases of
+    one test, as test_mutations has).  Each invocation starts from the
+    settings the test was defined with.'''
+    function = getattr(item.obj, '__func__', item.obj)
+    saved = getattr(function, '_hypothesis_internal_use_settings', None)
+    yield
+    if saved is not None:
+        function._hypothesis_internal_use_settings = saved
 
 
 def _mounted(path, *options):
@@ -27,3 +49,46 @@ def tiny_fs(tmp_path):
     '''A 1 MiB tmpfs: a file system that fills up.'''
     yield from _mounted(tmp_path / 'tiny', '-t', 'tmpfs', '-o', 'size=1m',
                         'tmpfs')
+
+
+def compressing_btrfs(size='16g'):
+    '''A generator: a loop-mounted btrfs with ``compress-force=zstd`` in a
+    new temporary directory, the mount point yielded; unmounted and
+    removed when it ends, whatever happened.  Skips, saying why, without
+    root, mkfs.btrfs or a loop device.'''
+    if os.geteuid() != 0:
+        pytest.skip('a compressing btrfs needs root (a loop mount)')
+
+    if shutil.which('mkfs.btrfs') is None:
+        pytest.skip('mkfs.btrfs is missing (apt-get install btrfs-progs)')
+
+    top = tempfile.mkdtemp(prefix='microbench-btrfs.')
+    image, mount = os.path.join(top, 'image'), os.path.join(top, 'mnt')
+    mounted = False
+    try:
+        os.mkdir(mount)
+        with open(image, 'wb') as fp:
+            fp.truncate(size_bytes(size))
+
+        subprocess.run(['mkfs.btrfs', '-q', image], capture_output=True,
+                       check=True)
+        done = subprocess.run(['mount', '-o', 'loop,compress-force=zstd',
+                               image, mount], capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.skip(f'cannot loop-mount a btrfs here: '
+                        f'{done.stderr.strip()}')
+
+        mounted = True
+        yield mount
+    finally:
+        if mounted:
+            subprocess.run(['umount', mount], check=True)
+
+        shutil.rmtree(top)
+
+
+@pytest.fixture
+def btrfs():
+    '''A loop-mounted btrfs that compresses every write (zstd), for one
+    test.'''
+    yield from compressing_btrfs()

@@ -1,5 +1,5 @@
-'''The suite's library, by audience (``tests/test_layout.py`` keeps the
-boundaries).
+'''The suite's library, by audience (``tests/repository/test_layout.py``
+keeps the boundaries).
 
 - ``suite``: the job ReFrame runs.  ``rounds`` and ``rounds.sh`` (the
   rounds fixture: one job measuring every variant of a pitfall
@@ -32,8 +32,13 @@ boundaries).
   ``stored``, ``limits``, ``report`` (plots and the page), ``weather``
   (the users' page), ``export`` (Prometheus).
 - ``bundles``: one archive per run: ``bundle``, ``check``, ``replay``.
+- ``audit``: ``microbench audit``, the pitfall catalogue on anyone's
+  benchmark command, fio job file, batch script or Darshan log (its
+  parsers, rules, rewrites, output formats and ``--measure``).
 - At the top, what both sides share: ``fields`` (the record fields),
-  ``units``, ``references``, ``provenance``, ``spack``, ``paths``; and
+  ``units``, ``references``, ``provenance``, ``spack``, ``paths``,
+  ``knobs`` (every pitfall's knob: the options of each variant, which the
+  checks build their variants from and the audit rewrites with); and
   ``cli``, the ``microbench`` command (argparse only).
 
 Nothing here knows about a specific system.

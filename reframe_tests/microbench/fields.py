@@ -1,7 +1,7 @@
 '''What every perflog record of the suite carries: the one list of fields.
 
 Each field is a loggable variable of every test of the suite
-(:class:`microbench.recorded.Recorded`) and a column of the perflog
+(:class:`microbench.suite.recorded.Recorded`) and a column of the perflog
 (systems/config.py, :func:`perflog_columns`).  The rounds job measures the
 *shared* fields once; its variant checks take them from it, and a gap check
 from its variants.  This module imports nothing of ReFrame: the

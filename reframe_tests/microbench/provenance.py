@@ -2,12 +2,12 @@
 packages and the Python closure.
 
 Every perflog record carries :func:`suite_commit`; a run's bundle
-(:mod:`microbench.bundle`) keeps :func:`machine` and :func:`apt_versions`
-of the machine that made it, and ``microbench replay`` compares them with
-the machine it runs on.  Every fact is read from a standard tool (``uname``,
-``lscpu``, ``findmnt``, ``lsblk``, ``dpkg-query``, ``fi_info``, MPI's own
-version command); a tool that is missing or fails leaves ``unknown: <why>``,
-never an exception.
+(:mod:`microbench.bundles.bundle`) keeps :func:`machine` and
+:func:`apt_versions` of the machine that made it, and ``microbench
+replay`` compares them with the machine it runs on.  Every fact is read from a
+standard tool (``uname``, ``lscpu``, ``findmnt``, ``lsblk``, ``dpkg-query``,
+``fi_info``, MPI's own version command); a tool that is missing or fails leaves
+``unknown: <why>``, never an exception.
 '''
 
 import importlib.metadata

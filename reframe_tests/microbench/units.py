@@ -19,7 +19,8 @@ _MULTIPLE = {'': 1, 'k': KIB, 'm': MIB, 'g': GIB, 't': TIB}
 #: unit -> how a figure's name ends
 _NAME_SUFFIX = {'MiB/s': 'mib_s', 'GiB/s': 'gib_s', 'us': 'us', 'x': 'x',
                 '%': 'percent', 'ops/s': 'ops_s', 'tasks': 'tasks',
-                'IOPS': 'iops'}
+                'IOPS': 'iops', 'cores': 'cores',
+                'IOPS/core': 'iops_per_core'}
 
 #: The statistics of every figure over its samples
 STATISTICS = ('median', 'min', 'max')

@@ -1,15 +1,15 @@
 '''Run a bundled session again: the same checks, with the same variables.
 
 ``microbench replay ARCHIVE`` prints the commands that repeat the run of a
-bundle (:mod:`microbench.bundle`): the suite at the bundle's commit, its
-Python closure, its Spack environments, and ReFrame's command line exactly
+bundle (:mod:`microbench.bundles.bundle`): the suite at the bundle's commit,
+its Python closure, its Spack environments, and ReFrame's command line exactly
 as the session recorded it (every ``-n``, ``-S``, ``--mode``, ``--system``).
-With ``--run`` it runs that command line from this suite's checkout; where
-to write (``--into DIR``) replaces only the options that say where the
-original run wrote (``--prefix``, ``--perflogdir``, ``--report-file``,
-``-o``, ``-s``, the results storage), so a replay never overwrites the run
-it repeats.  Every difference it sees between the bundle's machine and this
-one is a warning: a figure measured elsewhere compares with caution.
+With ``--run`` it runs that command line from this suite's checkout; where to
+write (``--into DIR``) replaces only the options that say where the original
+run wrote (``--prefix``, ``--perflogdir``, ``--report-file``, ``-o``, ``-s``,
+the results storage), so a replay never overwrites the run it repeats.  Every
+difference it sees between the bundle's machine and this one is a warning: a
+figure measured elsewhere compares with caution.
 '''
 
 import os

@@ -4,8 +4,9 @@ Darshan's runtime, preloaded into a program (``LD_PRELOAD``), counts every
 POSIX call the program makes on every file (bytes, access sizes,
 sequentiality, alignment, syncs) and writes one log per process when it ends
 (per MPI job for the MPI runtime).  Like strace it runs on a short sample of
-its own (:meth:`microbench.rounds.Rounds.darshan_command`), never on a sample
-that counts.  Its logs go to ``darshan-<variant>/`` of the stage directory.
+its own (:meth:`microbench.suite.rounds.Rounds.darshan_command`), never
+on a sample that counts.  Its logs go to ``darshan-<variant>/`` of the
+stage directory.
 
 Logs are read with pydarshan (PyPI ``darshan``), in a child process: its C
 library aborts the process on some corrupted logs, which must fail the check,

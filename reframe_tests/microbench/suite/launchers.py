@@ -14,18 +14,15 @@ ended.
 import re
 import subprocess
 
+from microbench import knobs
+
 _FLAVOURS = {'srun': 'srun', 'alps': 'aprun', 'local': 'local'}
 _MPI_FLAVOURS = {'openmpi': 'openmpi', 'mpich': 'hydra'}
 
 #: flavour -> (options binding each process to one core, options leaving it
 #: unbound); aprun binds to a core by default, ``local`` binds with taskset
-BINDING = {
-    'srun': (['--cpu-bind=cores'], ['--cpu-bind=none']),
-    'openmpi': (['--bind-to', 'core'], ['--bind-to', 'none']),
-    'hydra': (['-bind-to', 'core'], ['-bind-to', 'none']),
-    'aprun': ([], ['--cc', 'none']),
-    'local': ([], []),
-}
+#: (:data:`microbench.knobs.BINDING`, which the audit shares)
+BINDING = knobs.BINDING
 
 #: flavour -> command prefix starting one process on the node named by the
 #: shell variable ``{node}`` (aprun wants the numeric node id of a nidNNNNN;

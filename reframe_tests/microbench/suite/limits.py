@@ -34,6 +34,9 @@ LIMITS = {
     'storage_read_mib_s': ('ceilings', 'storage read',
                            'a cache effect or a broken measurement, not '
                            'storage bandwidth'),
+    'storage_randread_iops': ('ceilings', 'storage random read',
+                              'a cache effect or a broken measurement, not '
+                              'storage IOPS'),
     'network_bandwidth_mib_s': ('ceilings', 'network bandwidth',
                                 'a shared-memory path or a broken '
                                 'measurement, not the network'),

@@ -59,7 +59,7 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
 
     #: The file a sample's standard output goes to (None: the job's), and
     #: the files the tool writes itself; each is kept per sample
-    #: (:func:`microbench.samples.kept_name`)
+    #: (:func:`microbench.suite.samples.kept_name`)
     stdout_file = None
     output_files = ()
 
@@ -114,7 +114,7 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
 
     def darshan_command(self, variant):
         '''The Darshan witness of ``variant`` on a short sample of its own
-        (:class:`microbench.witnessed.Witnessed`), or None.'''
+        (:class:`microbench.suite.witnessed.Witnessed`), or None.'''
         return None
 
     def darshan_settings(self):
@@ -180,7 +180,7 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         return ()
 
     def read_sample(self, sample):
-        '''The run of one :class:`~microbench.samples.Sample`: parsed and
+        '''The run of one :class:`~microbench.suite.samples.Sample`: parsed and
         validated, with its ``figures``.'''
         return self.reader(sample, *self.reader_args(sample.variant))
 

@@ -1,11 +1,11 @@
 # shellcheck shell=bash
-# The job of a rounds fixture (microbench/rounds.py): every variant of a
+# The job of a rounds fixture (microbench/suite/rounds.py): every variant of a
 # pitfall measured round-robin on the same nodes, sample 1 of every variant,
 # then sample 2, and so on.  The job script sets the variables below,
 # sources this file, calls rounds_begin, declares the commands of every
 # variant (they may use $scratch, $server_node, $server_addr, $hosts), and
 # calls rounds_run.  What the job did goes to its standard output as record
-# lines, "microbench: <key>: <value>" (microbench/records.py reads them).
+# lines, "microbench: <key>: <value>" (microbench/suite/records.py reads them).
 #
 # The inputs, one per entry below (microbench/suite/skeleton.py declares
 # the same, and writes every job script's lines; a test holds the two
@@ -388,12 +388,14 @@ server_client() {
     fi
     run "$client_command" > client.out 2>&1
     rc=$?
-    # The server ends with its client: 10 s, then it is stopped
+    # The server ends with its client: 10 s, then it is stopped, with
+    # whatever the evaluated command started (a server left listening
+    # would hold its port against every later sample)
     for i in $(seq 10); do
         kill -0 $server 2>/dev/null || break
         sleep 1
     done
-    kill $server 2>/dev/null
+    kill_tree $server
     wait $server
     src=$?
     if [ $rc -eq 124 ]; then

@@ -7,7 +7,7 @@ reads one sample with a function ``read_sample(sample, ...)`` that parses
 those files (:meth:`Sample.parse`: read safely, parse, validate) and returns
 a run whose ``figures`` maps figure names to values.  :func:`read_runs` does
 it for every sample of a variant; whatever is wrong is an
-:class:`~microbench.output.OutputError` naming the sample and the file.
+:class:`~microbench.suite.output.OutputError` naming the sample and the file.
 '''
 
 import os
@@ -42,7 +42,7 @@ class Sample:
 
     def parse(self, name, parser, *args, **kwargs):
         '''``parser(text of kept file name, *args, **kwargs)``; an
-        :class:`~microbench.output.OutputError` names the file.'''
+        :class:`~microbench.suite.output.OutputError` names the file.'''
         text = self.text(name)
         try:
             return parser(text, *args, **kwargs)
@@ -63,7 +63,7 @@ class Sample:
 
 def unforeseen(err):
     '''The message of an exception a parser raised that is not an
-    :class:`~microbench.output.OutputError`.'''
+    :class:`~microbench.suite.output.OutputError`.'''
     return (f'the output is not one the parser knows '
             f'({type(err).__name__}: {err})')
 

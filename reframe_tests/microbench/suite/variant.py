@@ -3,9 +3,9 @@
 A variant check is what a user selects (``-n 'fio_cache_flags%mode=direct'``);
 it runs no job of its own.  Its figures come from the rounds job that
 measured it with every other variant of the pitfall: the runs of its
-samples (:meth:`microbench.rounds.Rounds.runs`, read, parsed and validated),
-then what the tool's subclass judges of them (:meth:`VariantCheck.judge`),
-then the partition's physical limits.
+samples (:meth:`microbench.suite.rounds.Rounds.runs`, read, parsed and
+validated), then what the tool's subclass judges of them
+(:meth:`VariantCheck.judge`), then the partition's physical limits.
 '''
 
 import reframe as rfm
@@ -50,7 +50,7 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
     cache_prone = ()
 
     #: figure name -> the partition limit it must respect
-    #: (:data:`microbench.limits.LIMITS`)
+    #: (:data:`microbench.suite.limits.LIMITS`)
     limits = {}
 
     valid_systems = ['*']
@@ -137,8 +137,8 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
     def judge_darshan(self, frame, logs):
         '''Hold the variant's claims against what Darshan saw on its
         witness sample: ``frame``, the POSIX counters of every file of the
-        scratch directory (:func:`microbench.darshan.files`), and the logs;
-        raise :class:`SanityError` where a claim does not hold.'''
+        scratch directory (:func:`microbench.suite.darshan.files`), and the
+        logs; raise :class:`SanityError` where a claim does not hold.'''
 
     def judge(self, runs, recs):
         '''What the tool's checks conclude from the runs (and the variant's

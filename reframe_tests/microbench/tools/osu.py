@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from reframe.core.builtins import variable
 
+from microbench import knobs
 from microbench.suite import launchers, output, where
 from microbench.suite.output import OutputError, lines, number, once
 from microbench.suite.rounds import Rounds
@@ -198,8 +199,8 @@ class OsuRounds(Rounds):
         if benchmark == 'osu_bw':
             argv += ['-W', str(self.window_size)]
 
-        if buffer == 'multiple':
-            argv += ['-b', 'multiple']
+        # -b multiple (microbench.knobs, which the audit shares)
+        argv += knobs.OSU_BUFFERS[buffer]
 
         return self.two_ranks(*argv)
 

@@ -39,6 +39,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from microbench.verdicts.storage import schema_version
+
 FORMAT = 'microbench figures cache'
 VERSION = '8'
 #: How the samples are kept: little-endian 64-bit floats
@@ -85,7 +87,6 @@ def path_of(storage):
 
 def identity(storage):
     '''What the cache of ``storage`` must say it belongs to.'''
-    from microbench.verdicts.storage import schema_version
 
     stat = os.stat(storage)
     return {'format': FORMAT, 'version': VERSION,

@@ -1,16 +1,16 @@
 '''ReFrame's results storage: the one module that uses ReFrame's private API.
 
 ReFrame keeps every session (a run of ``reframe -r``) in an SQLite file
-(``perflogs/results.db``, or ``RFM_SQLITE_DB_FILE``).  Its documented ways
-to read it are its command line (``--list-stored-sessions``,
+(``perflogs/results.db``, or ``RFM_SQLITE_DB_FILE``).  Its documented ways to
+read it are its command line (``--list-stored-sessions``,
 ``--describe-stored-sessions``: every session's whole JSON decoded on every
-call, seconds for a year of nights) and no Python API.  The verdicts need
-the sessions a query selects, each decoded once (:mod:`.cache`), and a
-bundle needs one session copied with ReFrame's own schema; so this module,
-and no other, uses the parts of ReFrame 4.10 listed in :data:`PRIVATE`.
-``tests/test_reframe_private.py`` checks each of them against the installed
-ReFrame and fails, naming them, when ReFrame's version or the storage's
-schema version is not the one they were written against.
+call, seconds for a year of nights) and no Python API.  The verdicts need the
+sessions a query selects, each decoded once (:mod:`.cache`), and a bundle needs
+one session copied with ReFrame's own schema; so this module, and no other,
+uses the parts of ReFrame 4.10 listed in :data:`PRIVATE`.
+``tests/verdicts/test_reframe_private.py`` checks each of them against the
+installed ReFrame and fails, naming them, when ReFrame's version or the
+storage's schema version is not the one they were written against.
 
 Queries are ReFrame's own (``--list-stored-sessions``): a session UUID; a
 time period, ``now-7d:now``, ``20261101:20261108``; a filter on the extras

@@ -37,9 +37,12 @@ def _elapsed_ms(printed):
     if not seconds.endswith('s'):
         raise OutputError(f'the elapsed time {printed!r} is not a time')
 
-    return (number(minutes or '0', 'the elapsed minutes', positive=False) * 60
-            + number(seconds[:-1], 'the elapsed seconds', positive=False)
-            ) * 1000, 0
+    # Rounded to the printed milliseconds: 1.007 s is 1006.9999... ms in
+    # binary floating point, which no results file's 1007 would equal
+    return round((number(minutes or '0', 'the elapsed minutes',
+                         positive=False) * 60
+                  + number(seconds[:-1], 'the elapsed seconds',
+                           positive=False)) * 1000, 3), 0
 
 
 def _console_table(text):

@@ -16,6 +16,7 @@ is a part of the command too.
 
 from dataclasses import dataclass
 
+from microbench import knobs
 from microbench.suite.rounds import SCRATCH
 from microbench.tools.ior import gpu
 from microbench.tools.ior.summary import PHASES
@@ -25,22 +26,17 @@ from microbench.units import size_bytes
 #: the next node wrote.  IOR 4's ``-Q`` counts nodes: it multiplies it by
 #: the tasks of node 0 where tasks are placed by node, so ``-Q <tasks per
 #: node>`` wraps around to every task's own data on two nodes (IO500 passes
-#: ``-Q 1``)
-REORDER = ('-C', '-Q', '1')
+#: ``-Q 1``).  Described once, in :mod:`microbench.knobs`, which the audit
+#: shares
+REORDER = knobs.IOR_REORDER
 
 #: fsync at the end of each phase, its time counted
-FSYNC = ('-e',)
+FSYNC = knobs.IOR_FSYNC
 
 #: The options of every cache defence but ``memory`` (its share of the
 #: node's memory is a check's variable); IO500's rules are
 #: ``reorder_fsync``
-DEFENCES = {
-    'none': (),
-    'fsync': FSYNC,
-    'reorder': REORDER,
-    'reorder_fsync': (*REORDER, *FSYNC),
-    'odirect': ('--posix.odirect',),
-}
+DEFENCES = knobs.IOR_DEFENCES
 
 #: The transfer size of IO500's hard shape, bytes
 HARD_TRANSFER = 47008

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from microbench.suite import output
 from microbench.suite.output import OutputError, load_json, member, number
 from microbench.tools.ior import gpu
-from microbench.tools.ior.summary_asked import _check_asked, _summary_file
-from microbench.tools.ior.summary_fields import _float, _int, _text
-from microbench.tools.ior.summary_twice import (_check_repeated,
-                                                _check_rows, _rows)
+from microbench.tools.ior.summary_asked import check_asked, summary_file
+from microbench.tools.ior.summary_fields import float_of, int_of, text_of
+from microbench.tools.ior.summary_twice import (check_repeated,
+                                                check_rows, rows_of)
 
 #: The phases of every IOR sample
 PHASES = ('write', 'read')
@@ -80,7 +80,7 @@ def parse_summary(text, phases=PHASES, asked=None):
         phases = asked.phases
 
     data = load_json(text)
-    _text(data, 'Finished', 'the summary')       # IOR's success marker
+    text_of(data, 'Finished', 'the summary')       # IOR's success marker
     tests = member(data, 'tests', 'the summary')
     if not isinstance(tests, list) or len(tests) != 1:
         count = len(tests) if isinstance(tests, list) else repr(tests)
@@ -100,7 +100,7 @@ def parse_summary(text, phases=PHASES, asked=None):
             raise OutputError(f'the summary has a "{op}" entry, but the run '
                               f'was asked {", ".join(phases)} only')
 
-    repetitions = _int(params, 'repetitions', 'the Parameters')
+    repetitions = int_of(params, 'repetitions', 'the Parameters')
     if repetitions < 1:
         raise OutputError(f'the Parameters say {repetitions} repetitions')
 
@@ -109,38 +109,38 @@ def parse_summary(text, phases=PHASES, asked=None):
                         f'the {op} summary numTasks', integer=True)
              for op, entry in entries.items()}
     if asked is not None:
-        _check_asked(data, params, entries[phases[0]], tasks[phases[0]],
+        check_asked(data, params, entries[phases[0]], tasks[phases[0]],
                      asked)
         gpu.check_options(options, asked)
 
-    rows = _rows(test, repetitions, phases)
+    rows = rows_of(test, repetitions, phases)
     found = {}
     for op, entry in entries.items():
-        _check_repeated(op, entry, params, options)
-        found[op] = _check_rows(op, entry, rows[op], params)
+        check_repeated(op, entry, params, options)
+        found[op] = check_rows(op, entry, rows[op], params)
 
     if len(set(tasks.values())) != 1:
         raise OutputError(f'the phases ran on {sorted(set(tasks.values()))} '
                           f'tasks')
 
     tasks = tasks[phases[0]]
-    stated = _int(options, 'tasks', 'the Options')
+    stated = int_of(options, 'tasks', 'the Options')
     if stated != tasks:
         raise OutputError(f'the Options say tasks {stated} but the summary '
                           f'says numTasks {tasks}: IOR prints both of one '
                           f'run')
 
-    command = _text(data, 'Command line', 'the summary')
+    command = text_of(data, 'Command line', 'the summary')
     stonewalls, stonewall_bw = {}, {}
     for op, entry in entries.items():
         stonewall = entry.get('StoneWallTime')
         stonewalls[op] = None if stonewall is None else number(
             stonewall, f'the {op} summary StoneWallTime', positive=False)
-        stonewall_bw[op] = None if stonewall is None else _float(
+        stonewall_bw[op] = None if stonewall is None else float_of(
             entry, 'StoneWallbwMeanMIB', f'the {op} summary')
 
     return IorRun(
-        _text(data, 'Version', 'the summary'),
+        text_of(data, 'Version', 'the summary'),
         command,
         number(member(params, 'nodes', 'the Parameters'), 'nodes',
                integer=True),
@@ -152,10 +152,10 @@ def parse_summary(text, phases=PHASES, asked=None):
         {op: number(seconds, f'the {op} summary MeanTime')
          for op, (_, seconds, _) in found.items()},
         stonewalls,
-        transfer=_int(params, 'transferSize', 'the Parameters'),
+        transfer=int_of(params, 'transferSize', 'the Parameters'),
         repetitions=repetitions,
-        wear_out=bool(_int(params, 'stoneWallingWearOut', 'the Parameters')),
+        wear_out=bool(int_of(params, 'stoneWallingWearOut', 'the Parameters')),
         xsize_mib={op: xsize for op, (_, _, xsize) in found.items()},
         stonewall_mib_s=stonewall_bw,
-        summary_file=_summary_file(command),
+        summary_file=summary_file(command),
     )

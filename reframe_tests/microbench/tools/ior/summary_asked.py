@@ -12,7 +12,7 @@ import shlex
 from fnmatch import fnmatchcase
 
 from microbench.suite.output import OutputError
-from microbench.tools.ior.summary_fields import _int, _text
+from microbench.tools.ior.summary_fields import int_of, text_of
 
 
 def _command_words(command):
@@ -62,12 +62,12 @@ def _asked_values(asked):
     return values
 
 
-def _check_asked(data, params, entry, tasks, asked):
+def check_asked(data, params, entry, tasks, asked):
     '''The summary says it ran what was asked (``entry``: the summary
     entry of an operation, which alone says the task offset).'''
     for what, key, value in _asked_values(asked):
-        said = (_int(entry, key, 'the summary') if key == 'taskPerNodeOffset'
-                else _int(params, key, 'the Parameters'))
+        said = (int_of(entry, key, 'the summary') if key == 'taskPerNodeOffset'
+                else int_of(params, key, 'the Parameters'))
         if said != value:
             raise OutputError(f'the summary says {key} {said}, not the asked '
                               f'{what} {value}: the output is of another '
@@ -78,16 +78,16 @@ def _check_asked(data, params, entry, tasks, asked):
                           f'{asked.tasks} tasks: the output is of another '
                           f'run')
 
-    hogged = _int(params, 'memoryPerNode', 'the Parameters') > 0
+    hogged = int_of(params, 'memoryPerNode', 'the Parameters') > 0
     if hogged != asked.memory:
         raise OutputError(f'the summary says memoryPerNode '
                           f'{params["memoryPerNode"]}, but -M was '
                           f'{"" if asked.memory else "not "}asked')
 
-    _check_command(_text(data, 'Command line', 'the summary'), asked)
+    _check_command(text_of(data, 'Command line', 'the summary'), asked)
 
 
-def _summary_file(command):
+def summary_file(command):
     '''The summary file a command line names, or None.'''
     words = _command_words(command)
     for before, word in zip(words, words[1:]):

@@ -17,7 +17,7 @@ def near(said, computed, slack):
                                                         abs(computed))
 
 
-def _text(obj, key, where):
+def text_of(obj, key, where):
     value = member(obj, key, where)
     if not isinstance(value, str):
         raise OutputError(f'{where} "{key}" is {value!r}, not text')
@@ -25,10 +25,10 @@ def _text(obj, key, where):
     return value
 
 
-def _int(obj, key, where):
+def int_of(obj, key, where):
     return number(member(obj, key, where), f'{where} {key}',
                   positive=False, integer=True)
 
 
-def _float(obj, key, where):
+def float_of(obj, key, where):
     return number(member(obj, key, where), f'{where} {key}', positive=False)

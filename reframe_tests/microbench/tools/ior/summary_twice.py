@@ -12,8 +12,8 @@ allows (:func:`~.summary_fields.near`).
 import math
 
 from microbench.suite.output import OutputError, member, number
-from microbench.tools.ior.summary_fields import (HALF, _float, _int,
-                                                 _text, near)
+from microbench.tools.ior.summary_fields import (HALF, float_of, int_of,
+                                                 text_of, near)
 from microbench.units import KIB, MIB
 
 def _disagree(what, said, other, how):
@@ -29,7 +29,7 @@ def _product(a, b):
             (a + HALF) * (b + HALF))
 
 
-def _rows(test, repetitions, phases):
+def rows_of(test, repetitions, phases):
     '''{operation: [row of each repetition]} of the test's "Results".'''
     rows = member(test, 'Results', 'the test')
     if not isinstance(rows, list) or not all(isinstance(r, dict)
@@ -39,7 +39,7 @@ def _rows(test, repetitions, phases):
 
     found = {}
     for row in rows:
-        access = _text(row, 'access', 'a Results row')
+        access = text_of(row, 'access', 'a Results row')
         found.setdefault(access, []).append(row)
 
     for op in phases:
@@ -52,7 +52,7 @@ def _rows(test, repetitions, phases):
     return found
 
 
-def _check_rows(op, entry, rows, params):
+def check_rows(op, entry, rows, params):
     '''The summary entry of ``op`` against its per-repetition rows: what
     IOR computes of them (4 decimals each).'''
     where = f'the {op} summary'
@@ -62,12 +62,12 @@ def _check_rows(op, entry, rows, params):
     bws, totals = [], []
     for num, row in enumerate(rows, start=1):
         at = f'{op} Results row {num}'
-        bw = _float(row, 'bwMiB', at)
-        total = _float(row, 'totalTime', at)
-        access = _float(row, 'wrRdTime', at)
-        iops = _float(row, 'iops', at)
+        bw = float_of(row, 'bwMiB', at)
+        total = float_of(row, 'totalTime', at)
+        access = float_of(row, 'wrRdTime', at)
+        iops = float_of(row, 'iops', at)
         for key, size in (('blockKiB', block), ('xferKiB', transfer)):
-            said = _float(row, key, at)
+            said = float_of(row, key, at)
             if not near(said, size / KIB, HALF):
                 raise OutputError(f'{at} says {key} {said:.4f} but the '
                                   f'Parameters say {size} bytes '
@@ -102,7 +102,7 @@ def _check_rows(op, entry, rows, params):
              'bwStdMIB': (spread, 'the standard deviation of its rows is')}
     said = {}
     for key, (computed, how) in stats.items():
-        said[key] = _float(entry, key, where)
+        said[key] = float_of(entry, key, where)
         if not near(said[key], computed, 2 * HALF):
             raise _disagree(f'{op} {key}', said[key], computed, how)
 
@@ -114,18 +114,18 @@ def _check_rows(op, entry, rows, params):
     per_op = MIB / transfer
     for key, ops_key in (('bwMaxMIB', 'OPsMax'), ('bwMinMIB', 'OPsMin'),
                          ('bwMeanMIB', 'OPsMean'), ('bwStdMIB', 'OPsSD')):
-        ops = _float(entry, ops_key, where)
+        ops = float_of(entry, ops_key, where)
         if not near(ops, said[key] * per_op, HALF * (1 + per_op)):
             raise _disagree(f'{op} {ops_key}', ops, said[key] * per_op,
                             f'{key} over the {transfer}-byte transfer is')
 
-    mean_time = _float(entry, 'MeanTime', where)
+    mean_time = float_of(entry, 'MeanTime', where)
     if not near(mean_time, sum(totals) / len(totals), 2 * HALF):
         raise _disagree(f'{op} MeanTime', mean_time,
                         sum(totals) / len(totals),
                         'the mean of its rows\' totalTime is')
 
-    xsize = _float(entry, 'xsizeMiB', where)
+    xsize = float_of(entry, 'xsizeMiB', where)
     lo, hi = _product(bws[0], totals[0])
     if not lo - HALF <= xsize <= hi + HALF:
         raise _disagree(f'{op} xsizeMiB', xsize, bws[0] * totals[0],
@@ -158,20 +158,20 @@ _OPTIONS = (('segments', 'segmentCount'), ('nodes', 'nodes'),
             ('repetitions', 'repetitions'))
 
 
-def _check_repeated(op, entry, params, options):
+def check_repeated(op, entry, params, options):
     '''What the summary entry of ``op`` and the Options repeat of the
     Parameters is the Parameters' value.'''
     for key, param in _REPEATED:
-        said = _int(entry, key, f'the {op} summary')
-        stated = _int(params, param, 'the Parameters')
+        said = int_of(entry, key, f'the {op} summary')
+        stated = int_of(params, param, 'the Parameters')
         if said != stated:
             raise OutputError(f'the {op} summary says {key} {said} but the '
                               f'Parameters say {param} {stated}: IOR prints '
                               f'both of one run')
 
     for key, param in _OPTIONS:
-        said = _int(options, key, 'the Options')
-        stated = _int(params, param, 'the Parameters')
+        said = int_of(options, key, 'the Options')
+        stated = int_of(params, param, 'the Parameters')
         if said != stated:
             raise OutputError(f'the Options say {key} {said} but the '
                               f'Parameters say {param} {stated}: IOR prints '

@@ -9,6 +9,7 @@ import re
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
+from microbench import knobs
 from microbench.suite import mpi, where
 from microbench.suite.mpi import MpiRounds
 from microbench.suite.rounds import SCRATCH
@@ -104,14 +105,12 @@ class MdtestRounds(Witnessed, MpiRounds):
         else:
             options += ['-w', '3901', '-e', '3901']
 
-        if stride == 'node':
-            # mdtest 4 multiplies the stride by the tasks of a node when
-            # they are placed node by node ("set to 1 to avoid client
-            # cache"): -N <tasks per node> would shift by all the tasks of
-            # two nodes, every task back to its own files
-            options += ['-N', '1']
-
-        return options
+        # mdtest 4 multiplies the stride by the tasks of a node when they
+        # are placed node by node ("set to 1 to avoid client cache"): -N
+        # <tasks per node> would shift by all the tasks of two nodes, every
+        # task back to its own files (microbench.knobs, which the audit
+        # shares)
+        return [*options, *knobs.MDTEST_STRIDES[stride]]
 
 
 class MdtestVariantCheck(VariantCheck):

@@ -11,6 +11,12 @@ check's docstring (reframe_tests/*.py):
   (the page cache) nor ``sync`` alone;
 - ``fio_fallocate``: ``none``, a file that grows as a log does (fio
   preallocates by default);
+- ``fio_data_reduction``: ``incompressible``, data a compressing or
+  deduplicating file system cannot shrink, as a user's is (fio's zeros and
+  its own buffers are not);
+- ``fio_completion_polling``: ``interrupt``, 4 KiB random reads whose
+  completions interrupt (fio's io_uring default), not those that hold a
+  core polling;
 - ``ior_page_cache``: ``reorder_fsync`` (IO500's rules: flushed writes,
   reads of what another node wrote) of the easy (a file per task) and
   hard (one shared file) shapes, and the easy shape's ``odirect`` (no
@@ -50,6 +56,10 @@ TABLE = {
         Words('durable writes (O_DIRECT and O_SYNC)', _IO),
     ('fio_fallocate', 'none', 'write_median_mib_s'):
         Words('writes to a growing file', _IO),
+    ('fio_data_reduction', 'incompressible', 'write_median_mib_s'):
+        Words('O_DIRECT writes of data no file system can shrink', _IO),
+    ('fio_completion_polling', 'interrupt', 'read_median_iops'):
+        Words('4 KiB random O_DIRECT reads (io_uring)', _IO),
     ('ior_page_cache', 'easy.odirect', 'write_median_mib_s'):
         Words('O_DIRECT writes, a file per task (IOR)', _IO),
     ('ior_page_cache', 'easy.odirect', 'read_median_mib_s'):

@@ -1,0 +1,115 @@
+'''End to end: a partition's component limits measured with the real fio on
+the local default, kept by ``microbench limits --write``, then every fio
+figure of the next run as a share of them.'''
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+
+import pytest
+
+import project
+from microbench import components
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which('fio') is None,
+                       reason='fio is not installed (apt-get install fio)'),
+]
+
+MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
+
+
+def cases(report):
+    with open(report) as fp:
+        found = json.load(fp)
+    return {case['display_name']: case
+            for case in found['runs'][-1]['testcases']}
+
+
+def pairs(text):
+    return dict(item.split('=', 1) for item in filter(None, text.split(';')))
+
+
+@pytest.fixture(scope='module')
+def measured(tmp_path_factory):
+    '''The limits measured in a quick run, written by microbench limits
+    into a limits directory of the test's own.'''
+    tmp = tmp_path_factory.mktemp('limits')
+    (tmp / 'scratch').mkdir()
+    env = {'MICROBENCH_LIMITS_DIR': str(tmp / 'limits')}
+    proc = project.run_checks(tmp, '--mode', 'quick',
+                              '-n', '^component_limits',
+                              '-S', f'scratch_dir={tmp}/scratch', env=env)
+    write = subprocess.run(
+        [MICROBENCH, '--db', str(tmp / 'results.db'), 'limits',
+         '--partition', 'local:default', '--write'],
+        capture_output=True, text=True, env={**os.environ, **env})
+    return tmp, proc, write, env
+
+
+def test_the_limits_are_measured(measured):
+    tmp, proc, _, _ = measured
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    # the rounds job, six limits and the node; the network needs two nodes
+    assert 'Ran 8/11 test case(s)' in proc.stdout, proc.stdout[-3000:]
+    assert 'one node: two ranks would meet in shared memory' in proc.stdout
+    found = cases(tmp / 'report.json')
+    write = found['component_limits %component=write']['perfvalues']
+    median, low, high = (write[f'local:default:write_{s}_mib_s'][0]
+                         for s in ('median', 'min', 'max'))
+    assert 0 < low <= median <= high
+    # the node: this machine's cores and memory
+    facts = found['component_limits_node']['perfvalues']
+    assert facts['local:default:cores'][0] == os.cpu_count()
+    assert facts['local:default:memory_gib'][0] > 0
+
+
+def test_microbench_limits_keeps_them(measured):
+    tmp, proc, write, _ = measured
+    assert write.returncode == 0, write.stderr
+    assert 'storage_write_mib_s' in write.stdout
+    assert '+  limits:' in write.stdout       # the diff
+    assert 'written:' in write.stderr
+    with open(tmp / 'limits' / 'local.yaml') as fp:
+        entry = components.parse(fp.read())['default']
+    assert entry['measured']['nodes'] == socket.gethostname()
+    found = cases(tmp / 'report.json')
+    for name, (check, variant, figure, unit, *_) in \
+            components.LIMITS.items():
+        if check != 'component_limits':
+            continue
+        case = next(c for c in found.values() if c['name'].startswith(
+            check) and c.get('variant') == variant)
+        value = case['perfvalues'][f'local:default:{figure}'][0]
+        assert entry['limits'][name]['median'] == pytest.approx(
+            value, rel=1e-3), name
+        assert entry['limits'][name]['unit'] == unit
+
+
+def test_every_fio_figure_is_a_share_of_its_limit(measured, tmp_path):
+    _, _, write, env = measured
+    assert write.returncode == 0, write.stderr
+    (tmp_path / 'scratch').mkdir()
+    proc = project.run_checks(tmp_path, '--mode', 'quick', '-n',
+                            '^fio_cache_flags', '-S',
+                            f'scratch_dir={tmp_path}/scratch', env=env)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    with open(os.path.join(env['MICROBENCH_LIMITS_DIR'], 'local.yaml')) \
+            as fp:
+        peak = components.parse(fp.read())['default']['limits'][
+            'storage_write_mib_s']['median']
+    found = cases(tmp_path / 'report.json')
+    for mode in ('buffered', 'direct', 'sync', 'both'):
+        case = found[f'fio_cache_flags %mode={mode}']
+        figure = 'write_median_mib_s'
+        median = case['perfvalues'][f'local:default:{figure}'][0]
+        assert pairs(case['limit_name']) == {
+            figure: 'storage_write_mib_s (measured)'}
+        assert float(pairs(case['limit_value'])[figure]) == pytest.approx(
+            peak, rel=1e-5)
+        assert float(pairs(case['share_of_limit'])[figure]) == \
+            pytest.approx(100 * median / peak, rel=1e-3)
