@@ -38,13 +38,19 @@ def microbench(tmp, *args):
                           text=True, timeout=300)
 
 
+#: fio_cache_flags' four variants of the paper and their gap (ReFrame's
+#: ``-n`` matches a display name without its spaces)
+PAPER_VARIANTS = '^fio_cache_flags(_gap$|%mode=(buffered|direct|sync|both)$)'
+
+
 def session(tmp, tag, referenced=False):
-    '''A real quick session of fio_cache_flags, tagged ``tag``; with
-    ``referenced``, checked against references a figure may miss (then
-    its gap is skipped).'''
+    '''A real quick session of fio_cache_flags' paper variants and their
+    gap (not dontcache, which runs only with fio 3.40 or later), tagged
+    ``tag``; with ``referenced``, checked against references a figure may
+    miss (then its gap is skipped).'''
     (tmp / 'scratch').mkdir(exist_ok=True)
     proc = project.run_checks(
-        tmp, '--mode', 'quick', '-n', '^fio_cache_flags',
+        tmp, '--mode', 'quick', '-n', PAPER_VARIANTS,
         '-S', f'scratch_dir={tmp}/scratch', '--session-extras', f'tag={tag}',
         env={'MICROBENCH_REFERENCES': str(tmp / 'user' / 'references.yaml')}
     )

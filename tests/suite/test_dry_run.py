@@ -2,6 +2,7 @@
 with the partition's scheduler directives and launcher lines.'''
 
 import os
+import re
 import shutil
 import subprocess
 
@@ -158,8 +159,9 @@ def test_the_polling_witness_probe_and_device(dry_run):
     fio = LAUNCH[part['launcher']]['fio']
     job = settings(scripts(stage, 'fio_completion_polling_rounds_*')[0])
     assert job['variants'] == ['interrupt', 'hipri', 'sqpoll']
-    assert ('--rw=randread --bs=4k --direct=1 --ioengine=io_uring '
-            '--iodepth=32' in job['commands']['interrupt'])
+    # new random offsets every run (fio's randrepeat=1 replays them)
+    assert ('--rw=randread --randrepeat=0 --bs=4k --direct=1 '
+            '--ioengine=io_uring --iodepth=32' in job['commands']['interrupt'])
     assert '--time_based --hipri --output' in job['commands']['hipri']
     assert '--sqthread_poll=1 --output' in job['commands']['sqpoll']
     assert job['prepares']['sqpoll'] == (
@@ -349,3 +351,17 @@ def test_every_job_script_is_shellcheck_clean(dry_run):
                               cwd=os.path.dirname(script),
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout
+
+
+def test_every_random_fio_workload_draws_new_offsets(dry_run):
+    # fio's default randrepeat=1 seeds its random offsets the same way in
+    # every run: every sample would replay the same offsets
+    _, _, _, stage = dry_run
+    random = []
+    for script in scripts(stage, '*'):
+        for command in settings(script).get('commands', {}).values():
+            for run in command.split(' && '):
+                if re.search(r'--rw=rand(read|write|rw)\b', run):
+                    random.append(run)
+                    assert '--randrepeat=0' in run, (script, run)
+    assert random

@@ -122,3 +122,48 @@ def test_json_that_no_fio_writes_is_rejected():
 
     with pytest.raises(OutputError, match='more than one JSON document'):
         fio.parse(full + full)
+
+
+def _asked_of(name, drop=(), **more):
+    '''The options a real run was asked (its JSON's job options), less
+    ``drop``, plus ``more``.'''
+    options = json.loads(text(name))['jobs'][0]['job options']
+    return {**{k: v for k, v in options.items() if k not in drop}, **more}
+
+
+FALLOCATE = 'fio/logwrite-libaio-qd16-direct-sync-1g-fallocate_{}.json'
+
+
+def test_each_fallocate_variant_reads_its_own_output():
+    for variant in ('default', 'none'):
+        name = FALLOCATE.format(variant)
+        assert fio.parse(text(name), asked=_asked_of(name)).mib_s() > 0
+
+
+def test_the_default_variant_rejects_the_none_variants_output():
+    # fio_fallocate's default asks no fallocate option; a real run of the
+    # none variant (fallocate=none, 110 MiB/s where default gave 393) says
+    # it ran with one
+    none = FALLOCATE.format('none')
+    with pytest.raises(OutputError, match='ran with fallocate=none, which '
+                                          'was not asked'):
+        fio.parse(text(none), asked=_asked_of(none, drop=('fallocate',)))
+
+
+def test_the_none_variant_rejects_the_default_variants_output():
+    default = FALLOCATE.format('default')
+    with pytest.raises(OutputError, match='ran with no fallocate, not the '
+                                          'asked fallocate=none'):
+        fio.parse(text(default),
+                  asked=_asked_of(default, fallocate='none'))
+
+
+def test_flags_fio_does_not_print_are_said():
+    # zero_buffers is in no job's options of fio's JSON: the data
+    # reduction's zeros and default outputs are told apart by the witness
+    zeros = 'fio/suite-reduction-btrfs-zeros.json'
+    options = json.loads(text(zeros)[text(zeros).index('{'):])[
+        'jobs'][0]['job options']
+    assert not set(fio.UNPRINTED) & set(options)
+    fio.parse(text(zeros), asked={**options, 'zero_buffers': None,
+                                  'group_reporting': None})

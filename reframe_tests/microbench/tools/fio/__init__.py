@@ -2,6 +2,6 @@
 (:mod:`.checks`).'''
 
 from microbench.tools.fio.output import (  # noqa: F401
-    ERRORS, FioRun, command, parse, read_sample, rejects_odirect)
+    ERRORS, UNPRINTED, FioRun, command, parse, read_sample, rejects_odirect)
 from microbench.tools.fio.checks import (  # noqa: F401
     FioLogRounds, FioRounds, FioVariantCheck)

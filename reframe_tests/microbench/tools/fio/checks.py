@@ -15,6 +15,12 @@ from microbench.tools.fio.output import (ERRORS, command, parse,
                                          read_sample, rejects_odirect)
 
 
+#: fio's random offsets, new in every run, for every random workload the
+#: suite runs: fio's default (``randrepeat=1``) seeds them the same way
+#: every time, so every sample would replay the same offsets
+NEW_OFFSETS = {'randrepeat': 0}
+
+
 class FioRounds(Witnessed, Rounds):
     '''The fio runs of a pitfall: every variant, round-robin, one fio run
     per sample with JSON output (a fixture of the pitfall's check).

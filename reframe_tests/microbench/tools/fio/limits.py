@@ -17,7 +17,7 @@ from reframe.core.exceptions import SanityError
 
 from microbench.suite.rounds import SCRATCH
 from microbench.suite.variant import VariantCheck
-from microbench.tools.fio.checks import FioRounds
+from microbench.tools.fio.checks import NEW_OFFSETS, FioRounds
 from microbench.tools.fio.output import command
 from microbench.units import size_bytes
 
@@ -28,12 +28,15 @@ from microbench.units import size_bytes
 SHAPES = {
     'write': ('write', {'rw': 'write', 'direct': 1}, None),
     'read': ('read', {'rw': 'read', 'direct': 1}, 'direct'),
-    'randwrite': ('write', {'rw': 'randwrite', 'direct': 1}, None),
-    'randread': ('read', {'rw': 'randread', 'direct': 1}, 'direct'),
+    'randwrite': ('write', {'rw': 'randwrite', 'direct': 1, **NEW_OFFSETS},
+                  None),
+    'randread': ('read', {'rw': 'randread', 'direct': 1, **NEW_OFFSETS},
+                 'direct'),
     'cached_read': ('read', {'rw': 'read', 'direct': 0, 'invalidate': 0,
                              'ioengine': 'psync'}, 'cached'),
     'tmpfs': ('write', {'rw': 'randwrite', 'direct': 0, 'ioengine': 'psync',
-                        'directory': '/dev/shm', 'unlink': 1}, None),
+                        'directory': '/dev/shm', 'unlink': 1, **NEW_OFFSETS},
+              None),
 }
 
 #: Variants measured in 4 KiB operations per second

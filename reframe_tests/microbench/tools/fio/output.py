@@ -4,10 +4,12 @@ Every sample is one fio run with ``--output-format=json``; bandwidth is the
 bytes the jobs wrote divided by the longest job runtime (what fio reports as
 the group's aggregate), in MiB/s.  A parser is told the options of the run
 (:meth:`~microbench.tools.fio.checks.FioRounds.fio_options`) and checks
-that every job says it ran with them: another block size, another job or
-another number of jobs is another measurement.  fio writes its warnings
-into the ``--output`` file before the JSON (upstream fio issue 731): those
-lines are kept in the run, not taken for a corrupted output.
+that every job says it ran with them and with no other: another block
+size, another job, another number of jobs or an option of another variant
+(``fallocate=none`` where the default was asked) is another measurement.
+fio writes its warnings into the ``--output`` file before the JSON
+(upstream fio issue 731): those lines are kept in the run, not taken for a
+corrupted output.
 '''
 
 import os
@@ -24,6 +26,11 @@ _ODIRECT_REJECTED = re.compile(r'does not support (direct=1|O_DIRECT)')
 
 #: A job's error line on stderr (``fio: pid=N, err=22/file:...``)
 ERRORS = re.compile(r'^fio: pid=\d+, err=')
+
+#: Flags fio's JSON does not list among a job's options (fio 3.33 and
+#: 3.40): a run with ``zero_buffers`` and one without are told apart by
+#: their witness (what the file system stored), not by the reader
+UNPRINTED = ('zero_buffers', 'refill_buffers')
 
 
 @dataclass(frozen=True)
@@ -106,13 +113,22 @@ def _notes(text):
 
 
 def _check_asked(jobs, asked):
-    '''Raise unless every job says it ran with the ``asked`` options (the
-    flags, and values the shell expands, cannot be compared).'''
+    '''Raise unless every job says it ran with the ``asked`` options, and
+    with no option that was not asked: another variant's output (the
+    values of flags, and values the shell expands, cannot be compared;
+    :data:`UNPRINTED` flags cannot be seen at all).'''
     for job in jobs:
         where = f'job {job.get("jobname")!r}'
         options = member(job, 'job options', where)
         if not isinstance(options, dict):
             raise OutputError(f'the options of {where} are {options!r}')
+
+        unasked = sorted(set(options) - set(asked))
+        if unasked:
+            name = unasked[0]
+            raise OutputError(f'{where} ran with {name}={options[name]}, '
+                              f'which was not asked: the output is of '
+                              f'another run')
 
         for name, value in asked.items():
             if value is None or '$' in str(value):

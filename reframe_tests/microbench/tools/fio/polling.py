@@ -29,7 +29,7 @@ from microbench.suite.output import OutputError, lines, member, number
 from microbench.suite.output import load_json
 from microbench.suite.rounds import SCRATCH
 from microbench.suite.variant import VariantCheck
-from microbench.tools.fio.checks import FioRounds
+from microbench.tools.fio.checks import NEW_OFFSETS, FioRounds
 from microbench.tools.fio.output import ERRORS, command, parse
 from microbench.units import size_bytes
 
@@ -197,7 +197,7 @@ class PollingRounds(FioRounds):
     def fio_options(self, variant):
         options = {'name': 'fio_completion_polling',
                    'filename': f'{SCRATCH}/polling', 'rw': 'randread',
-                   'bs': self.block_size, 'direct': 1,
+                   **NEW_OFFSETS, 'bs': self.block_size, 'direct': 1,
                    'ioengine': 'io_uring', 'iodepth': self.iodepth,
                    'size': self.file_size, 'runtime': self.runtime_s,
                    'time_based': None,
