@@ -123,3 +123,39 @@ def test_cpu_lists_of_the_witness():
                                   'Cpus_allowed_list:\t0-1\n') == ('0', '0-1')
     with pytest.raises(OutputError, match='1 CPU lists'):
         fabtests.parse_cpusets('Cpus_allowed_list:\t0\n')
+
+
+#: What the suite's fabtests_completion asks each variant's client (and
+#: what these real runs were asked)
+SPIN = ['-p', 'tcp', '-S', '100']
+FD = ['-p', 'tcp', '-S', '100', '-c', 'fd']
+
+
+def _pingpong(name, options):
+    return fabtests.parse(client(name), size=100, timed=True,
+                          program='fi_msg_pingpong', options=options)
+
+
+def test_each_completion_mode_reads_its_own_client():
+    assert _pingpong(PINGPONG, SPIN).usec_per_xfer > 0
+    assert _pingpong(PINGPONG_FD, FD).usec_per_xfer > 0
+
+
+def test_a_client_of_another_completion_mode_is_rejected():
+    # spin asked, a real fd client given: rtt 25 us for a spin figure
+    with pytest.raises(OutputError, match='ran with -c fd, which was not '
+                                          'asked'):
+        _pingpong(PINGPONG_FD, SPIN)
+    with pytest.raises(OutputError, match='has no -c, which was asked'):
+        _pingpong(PINGPONG, FD)
+    with pytest.raises(OutputError, match='ran with -c fd, not the asked '
+                                          '-c sread'):
+        _pingpong(PINGPONG_FD, [*SPIN, '-c', 'sread'])
+
+
+def test_a_client_of_another_provider_or_iteration_count_is_rejected():
+    with pytest.raises(OutputError, match='ran with -p tcp, not the asked '
+                                          '-p verbs'):
+        _pingpong(PINGPONG, ['-p', 'verbs', '-S', '100'])
+    with pytest.raises(OutputError, match='has no -I, which was asked'):
+        _pingpong(PINGPONG, [*SPIN, '-I', '1000'])

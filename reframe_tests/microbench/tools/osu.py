@@ -6,7 +6,10 @@ facility partition (two ranks on the node, through mpirun, where the
 launcher is local).  OSU prints bandwidth in "MB/s" meaning 10^6 bytes per
 second; the suite converts it to MiB/s.  ``-b multiple`` (``--buffer-num``,
 OSU 5.7.1 and later) sends from and receives into a different buffer for
-every message of a window; older OSU rejects it.
+every message of a window; older OSU rejects it.  OSU's output says
+nothing of it (its header and table are the same either way): the reader
+holds a run to its benchmark and message size, and the buffer variants are
+told apart only by the command lines the records keep.
 '''
 
 import re

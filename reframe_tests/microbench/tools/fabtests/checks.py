@@ -142,15 +142,22 @@ class FabtestsRounds(Rounds):
 
         return launchers.on_node(self.flavour(), f'{side}_node', options)
 
-    def side_command(self, side, variant):
+    def options(self, variant):
+        '''The options of both sides of ``variant``: provider, domain, the
+        program's options, iterations (what the reader holds the client's
+        timed command to).'''
         fabric = self.fabric()
-        argv = [self.binary(), '-p', fabric['provider']]
+        argv = ['-p', fabric['provider']]
         if fabric['domain']:
             argv += ['-d', fabric['domain']]
 
         argv += self.program_options(variant)
         if self.iterations:
             argv += ['-I', str(self.iterations)]
+        return argv
+
+    def side_command(self, side, variant):
+        argv = [self.binary(), *self.options(variant)]
 
         if side == 'server':
             argv += ['-s', '$server_addr']
@@ -204,7 +211,7 @@ class FabtestsRounds(Rounds):
                          for side in ('server', 'client'))
 
     def reader_args(self, variant):
-        return (self.message_size, self.program)
+        return (self.message_size, self.program, self.options(variant))
 
     def diagnosis(self, failure, variant):
         # What the failed side printed in its last sample, before

@@ -1,10 +1,12 @@
 '''What one fabtests run printed: its result row and GNU time's report.
 
-A parser is told what was asked, the program and the message size, and
-holds the output to it: the row of that size (once), every figure of the row
-following from the others for that program (:mod:`.table`), and where the
-run was timed, ``/usr/bin/time -v``'s report naming that program, its exit
-status 0 and no signal.  fabtests print sizes with binary suffixes
+A parser is told what was asked, the program, the message size and the
+client's options, and holds the output to it: the row of that size (once),
+every figure of the row following from the others for that program
+(:mod:`.table`), and where the run was timed, ``/usr/bin/time -v``'s report
+naming that program with exactly the asked options (completion mode,
+provider, domain, iterations: both ways), its exit status 0 and no
+signal.  fabtests print sizes with binary suffixes
 (``32k``), counts with decimal ones (``10k``), "MB/sec" meaning 10^6 bytes
 per second, and for a ping-pong "usec/xfer" as half a round trip (two
 transfers per iteration).
@@ -69,8 +71,26 @@ class FabtestsRun:
         return {'bandwidth': self.mib_s, 'rtt': 2 * self.usec_per_xfer}
 
 
-def _timed_program(rows, program):
-    '''Raise unless time -v's "Command being timed" names ``program``.'''
+def _options(words):
+    '''{option: value} of a fabtests command's words (every option the
+    suite asks takes a value; a flag is True).'''
+    found = {}
+    for index, word in enumerate(words):
+        if not word.startswith('-'):
+            continue
+
+        value = words[index + 1] if index + 1 < len(words) else None
+        found[word] = True if value is None or value.startswith('-') \
+            else value
+    return found
+
+
+def _timed_program(rows, program, options=None):
+    '''Raise unless time -v's "Command being timed" names ``program``, and
+    (where ``options`` are given: the words the client was asked between
+    the program and the server's address) ran with exactly those options:
+    a client of another completion mode, provider or iteration count is
+    another variant's run.'''
     found = [ln.split(':', 1)[1].strip(' \t') for ln in rows
              if ln.strip(' \t').startswith(_TIMED + ':')]
     command = once(found, f'"{_TIMED}" line')
@@ -86,6 +106,27 @@ def _timed_program(rows, program):
         raise OutputError(f'the timed command is {command!r}: it ran '
                           f'{" ".join(ran) or "no fabtests program"}, not '
                           f'the asked {program}')
+
+    if options is None:
+        return
+
+    start = next(i for i, word in enumerate(words)
+                 if os.path.basename(word) == program)
+    # the last word is the server's address
+    said, asked = _options(words[start + 1:-1]), _options(list(options))
+    for name in sorted(set(said) | set(asked)):
+        if name not in said:
+            raise OutputError(f'the timed command {command!r} has no '
+                              f'{name}, which was asked: the output is of '
+                              f'another run')
+        if name not in asked:
+            raise OutputError(f'the timed command {command!r} ran with '
+                              f'{name} {said[name]}, which was not asked: '
+                              f'the output is of another run')
+        if '$' not in str(asked[name]) and said[name] != asked[name]:
+            raise OutputError(f'the timed command {command!r} ran with '
+                              f'{name} {said[name]}, not the asked {name} '
+                              f'{asked[name]}: the output is of another run')
 
 
 def _usage(rows, timed):
@@ -117,11 +158,12 @@ def _usage(rows, timed):
     return usage
 
 
-def parse(text, size=None, timed=False, program=None):
+def parse(text, size=None, timed=False, program=None, options=None):
     '''Parse one fabtests run: its row of ``size`` (the last row where
     ``size`` is None), consistent for ``program`` (any program the suite
     runs where None), and its ``/usr/bin/time -v`` report (required where
-    ``timed``, and naming ``program`` where given).
+    ``timed``, naming ``program`` where given, with exactly the
+    ``options`` where given).
 
     :raises OutputError: on empty, cut or error output, a size missing or
         given twice, figures that do not follow from one another, another
@@ -152,18 +194,19 @@ def parse(text, size=None, timed=False, program=None):
 
     usage = _usage(found, timed)
     if timed and program:
-        _timed_program(found, program)
+        _timed_program(found, program, options)
 
     return FabtestsRun(row.size, fields[1],
                        number(fields[4], 'the MB/sec of a row'),
                        number(fields[5], 'the usec/xfer of a row'), usage)
 
 
-def read_sample(sample, size, program=None):
+def read_sample(sample, size, program=None, options=None):
     '''One fabtests sample of ``program``: the client's row of ``size``
-    under ``time -v``, and the server's row of ``size``.'''
+    under ``time -v``, run with the ``options`` asked where given, and the
+    server's row of ``size``.'''
     client = sample.parse('client.out', parse, size, timed=True,
-                          program=program)
+                          program=program, options=options)
     sample.parse('server.out', parse, size, program=program)
     return client
 
