@@ -56,14 +56,13 @@ import uuid
 import numpy as np
 import pytest
 
-import project
+import prometheus_bed
 from microbench import components
 from microbench.verdicts import figures, nightly, storage
 from weather_history import merged, recorded
 
 pytestmark = pytest.mark.e2e
 
-TESTBED = os.path.join(project.ROOT, 'ci', 'prometheus_testbed.sh')
 MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
 
 #: The recorded sessions the nights are made of (16, tonight the last):
@@ -180,33 +179,14 @@ def webhook():
         assert not thread.is_alive()
 
 
-def bed(*args, env=None):
-    return subprocess.run([TESTBED, *args], capture_output=True, text=True,
-                          timeout=120, env=env)
-
-
 @pytest.fixture(scope='module')
 def testbed(webhook):
     '''The test bed's variables, its Alertmanager notifying ``webhook``;
     stopped after the module, checked gone.'''
     url = f'http://127.0.0.1:{webhook.server_address[1]}{webhook.path}'
-    began = time.monotonic()
-    start = bed('start', env={**os.environ, 'MICROBENCH_ALERT_WEBHOOK': url})
-    if start.returncode == 77:
-        pytest.skip(start.stderr.strip().splitlines()[-1])
-    assert start.returncode == 0, start.stderr
-    print(f'\ntest bed up in {time.monotonic() - began:.1f} s')
-    env = dict(re.findall(r'^export (\w+)=(\S+)$', start.stdout, re.M))
-    state = env['MICROBENCH_PROMETHEUS_TESTBED']
-    pids = [int(open(os.path.join(state, f'{name}.pid')).read())
-            for name in ('pushgateway', 'alertmanager', 'prometheus')]
-    try:
-        yield env
-    finally:
-        stop = bed('stop', state)
-        assert stop.returncode == 0, stop.stderr
-        assert not os.path.exists(state)
-        assert not [pid for pid in pids if os.path.exists(f'/proc/{pid}')]
+    yield from prometheus_bed.running(
+        ('pushgateway', 'alertmanager', 'prometheus'),
+        MICROBENCH_ALERT_WEBHOOK=url)
 
 
 @pytest.fixture(scope='module')

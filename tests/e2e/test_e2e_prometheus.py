@@ -34,13 +34,13 @@ from prometheus_client import CollectorRegistry, Summary, \
 from prometheus_client.core import GaugeMetricFamily
 
 import project
+import prometheus_bed
 from microbench.verdicts import figures
 from exported import (DIRECTION, LABELS, ODD, expected, make_nights,
                       microbench)
 
 pytestmark = pytest.mark.e2e
 
-TESTBED = os.path.join(project.ROOT, 'ci', 'prometheus_testbed.sh')
 DASHBOARD = os.path.join(project.ROOT, 'ci', 'grafana', 'microbench.json')
 
 #: Seconds to wait for a pushed night to be scraped (every 1 s)
@@ -50,29 +50,10 @@ SCRAPE_TIMEOUT_S = 30
 QUERY = re.compile(r'(microbench_\w+)\{[^}]*\}(?: \* (\d+))?')
 
 
-def bed(*args):
-    return subprocess.run([TESTBED, *args], capture_output=True, text=True,
-                          timeout=120)
-
-
 @pytest.fixture(scope='module')
 def prometheus():
     '''The test bed's variables; stopped after the module, checked gone.'''
-    start = bed('start')
-    if start.returncode == 77:
-        pytest.skip(start.stderr.strip().splitlines()[-1])
-    assert start.returncode == 0, start.stderr
-    env = dict(re.findall(r'^export (\w+)=(\S+)$', start.stdout, re.M))
-    state = env['MICROBENCH_PROMETHEUS_TESTBED']
-    pids = [int(open(os.path.join(state, f'{name}.pid')).read())
-            for name in ('pushgateway', 'prometheus')]
-    try:
-        yield env
-    finally:
-        stop = bed('stop', state)
-        assert stop.returncode == 0, stop.stderr
-        assert not os.path.exists(state)
-        assert not [pid for pid in pids if os.path.exists(f'/proc/{pid}')]
+    yield from prometheus_bed.running(('pushgateway', 'prometheus'))
 
 
 @pytest.fixture(scope='module')
