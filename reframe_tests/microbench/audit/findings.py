@@ -1,8 +1,9 @@
 '''What a finding is, and the catalogue entries the audit judges.
 
-A finding names its catalogue entry (S1-S7, N1-N3, M1: docs/index.md), the
-evidence (the option, or its absence) and where it is (file and line), why
-it distorts the figure (the paper's section or the source), how sure it is
+A finding names its catalogue entry (S1-S7 and N1-N3: docs/index.md; M1,
+one run where samples are needed: docs/operators/audit.md), the evidence
+(the option, or its absence) and where it is (file and line), why it
+distorts the figure (the paper's section or the source), how sure it is
 (``certain``, or ``depends on ...``) and the realistic form: the input
 rewritten, ready to run.  Each entry names the check that measures the
 pitfall and the gap that check reports.
