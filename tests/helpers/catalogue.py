@@ -164,6 +164,15 @@ def mdtest_asked(name):
             'command': argv}
 
 
+def _fio_case(name):
+    '''A real fio sample, its parser told the options it ran with.'''
+    asked = fio_options(name)
+    return Case(name, text(name).encode(), 'json',
+                functools.partial(fio.parse, asked=asked),
+                kept='fio.json', others={'stderr.txt': b''},
+                read_sample=functools.partial(fio.read_sample, asked=asked))
+
+
 def _catalogue():
     cases = []
     for name in ('fio/logwrite-libaio-qd16-direct-sync-1g-fallocate_default'
@@ -172,12 +181,7 @@ def _catalogue():
                  'fio/seqwrite-16j-32k-buffered.json',
                  'fio/seqwrite-16j-32k-odirect.json',
                  'fio/warning-verify-time_based.json'):
-        asked = fio_options(name)
-        cases.append(Case(name, text(name).encode(), 'json',
-                          functools.partial(fio.parse, asked=asked),
-                          kept='fio.json', others={'stderr.txt': b''},
-                          read_sample=functools.partial(fio.read_sample,
-                                                        asked=asked)))
+        cases.append(_fio_case(name))
 
     # The witness's summaries (-e trace=fallocate,execve)
     for name in ('strace/strace-fallocate-execve-default.txt',
@@ -306,12 +310,7 @@ def _field_pitfalls():
     cases = []
     for name in ('fio/suite-dontcache.json',
                  'fio/suite-reduction-btrfs-zeros.json'):
-        asked = fio_options(name)
-        cases.append(Case(name, text(name).encode(), 'json',
-                          functools.partial(fio.parse, asked=asked),
-                          kept='fio.json', others={'stderr.txt': b''},
-                          read_sample=functools.partial(fio.read_sample,
-                                                        asked=asked)))
+        cases.append(_fio_case(name))
 
     # A polling sample is its JSON and its CPU file: either may be broken
     name, cpu_file = ('fio/suite-polling-sqpoll.json',
