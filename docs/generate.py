@@ -151,7 +151,8 @@ def variables_page():
             '); the quick mode (`--mode quick`, reframe_tests/modes.yaml) is '
             'a set of them.  Besides these, every record field is a '
             'variable of every test ([record fields](fields.md)); '
-            '`samples` is the one meant to be set (`-S samples=10`).\n\n'
+            '`samples` and `warmup_rounds` are the ones meant to be set '
+            '(`-S samples=10`, `-S warmup_rounds=1`).\n\n'
             + _table(('variable', 'type', 'default', 'declared in',
                       'tests that have it', 'what it is'), rows))
 

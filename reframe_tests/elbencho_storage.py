@@ -10,7 +10,11 @@ nodes, the threads of every host share it).  Buffered
 memory.  ``--direct`` is O_DIRECT.  ``--preallocfile`` reserves the file with
 posix_fallocate() first, hiding the block allocation a growing file pays.  On
 several nodes, elbencho services run on every node and one client drives
-them (``--hosts``).
+them (``--hosts``).  A witness sample of every variant, split between
+its phases, asks fincore what of the file the read is about to read is in
+the page cache (:mod:`microbench.tools.elbencho.residency`): a buffered
+read found resident is a cache figure, as designed; an O_DIRECT read's
+share is recorded.
 '''
 
 import reframe as rfm
@@ -18,13 +22,14 @@ from reframe.core.builtins import fixture, parameter
 
 from microbench import knobs
 from microbench.suite.gap import GapCheck
-from microbench.tools.elbencho import ElbenchoRounds, ElbenchoVariantCheck
+from microbench.tools.elbencho.residency import (ResidencyCheck,
+                                                 ResidencyRounds)
 
 IO = ('buffered', 'direct')
 ALLOCATION = ('grow', 'prealloc')
 
 
-class elbencho_storage_rounds(ElbenchoRounds):
+class elbencho_storage_rounds(ResidencyRounds):
     '''Write then read with and without O_DIRECT, growing the file or
     preallocating it.'''
 
@@ -39,7 +44,7 @@ class elbencho_storage_rounds(ElbenchoRounds):
 
 
 @rfm.simple_test
-class elbencho_storage(ElbenchoVariantCheck):
+class elbencho_storage(ResidencyCheck):
     '''Write and read throughput of one I/O mode and allocation.'''
 
     #: ``buffered`` (elbencho's default) or ``direct`` (``--direct``).

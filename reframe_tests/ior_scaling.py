@@ -21,7 +21,11 @@ so every task reads what a task of the next node wrote.  The witness (DXT)
 says whose data every read got: a multi-node point whose reads Darshan saw
 come from the reading node, or whose nodes share one kernel (one page
 cache), reports its read as a cache figure, ``read_cache_n<N>_t<T>_*``,
-left out of the read peak and saturation, the note saying why.
+left out of the read peak and saturation, the note saying why.  So does
+one whose residency witness (:mod:`microbench.tools.ior.residency`) found
+what it reads in the reading node's page cache before it, and the two
+witnesses must agree where both ran (``resident_share`` records every
+point's share).
 
 Each peak is then held against the storage under it
 (:mod:`microbench.tools.ior.assess`): its share of the partition's
@@ -41,6 +45,8 @@ from microbench.units import STATISTICS, figure_name
 from microbench.tools.ior import (IorRounds, assess, judge_witness,
                                   local_share, sustained, witness_logs)
 from microbench.suite import limits, mpi
+from microbench.suite import residency as suite_residency
+from microbench.tools.ior import residency as ior_residency
 from microbench.suite.output import OutputError
 from microbench.suite.stats import Samples, saturation
 
@@ -125,7 +131,7 @@ class ior_scaling(IorRounds):
     def validate_sweep(self):
         self.collect_records()
         self.figures_by_point, version = {}, ''
-        self.read_cached, seen, logs = {}, [], []
+        self.read_cached, seen, logs, resident = {}, [], [], []
         for variant, (n, t) in zip(self.variants, self.points):
             recs = self.variant_records(variant, self)
             runs = self.runs(variant)
@@ -135,22 +141,29 @@ class ior_scaling(IorRounds):
                 op: Samples([r.mib_s[op] for r in runs], 'MiB/s')
                 for op in ('write', 'read')
             }
-            said, local, kept = self.judge_reads(variant, recs)
+            said, origins, kept = self.judge_reads(variant, recs)
+            local = local_share(origins) if origins else None
             seen.append(f'{variant}: {said}')
             logs += kept
             shared = mpi.shared_cache(self, n, n * t)
+            found = self.judge_residency(variant, shared, origins, resident)
             if n > 1 and shared:
                 self.read_cached[(n, t)] = shared
             elif n > 1 and local:
                 self.read_cached[(n, t)] = (
                     f'Darshan saw {100 * local:.1f} % of the bytes read come '
                     f'from data written on the reading node, not another')
+            elif n > 1 and found and found.judged and found.resident:
+                self.read_cached[(n, t)] = (
+                    f'{suite_residency.percent(found.largest)} % of what '
+                    f'it reads was in the page cache before it (fincore)')
 
         # one line where no point's witness ran, for the same reason
         plain = {said.split(': ', 1)[1] for said in seen}
         self.darshan_witness = (plain.pop() if len(plain) == 1 and next(
             iter(plain)).startswith('not run') else '; '.join(seen))
         self.darshan_logs = ' '.join(logs)
+        self.resident_share = ';'.join(resident)
         self.tool_version = f'IOR {version}; {self.tool_version}'
         self.command_line = ' ; '.join(self.records.get('command', []))
         if self.nodes() == 1:
@@ -191,11 +204,35 @@ class ior_scaling(IorRounds):
         if said:
             self.note = '; '.join(filter(None, [self.note, *said]))
 
+    def judge_residency(self, variant, shared, origins, resident):
+        '''What the residency witness of ``variant`` saw
+        (:func:`microbench.tools.ior.residency.seen`, None without
+        fincore), its share appended to ``resident``; it must agree with
+        Darshan's ``origins`` where that ran.'''
+        try:
+            found = ior_residency.seen(self, variant, self, shared)
+        except OutputError as err:
+            raise SanityError(f'{self.display_name}: the residency witness '
+                              f'of {variant}: {err}') from None
+
+        if found is None or not found.judged:
+            return found
+
+        resident.append(f'{variant}={suite_residency.percent(found.largest)}')
+        if origins:
+            disagree = ior_residency.agreement(
+                found, origins, self.ior_command(variant).asked, shared)
+            if disagree:
+                raise SanityError(f'{self.display_name}: {variant}: '
+                                  f'{disagree}')
+
+        return found
+
     def judge_reads(self, variant, recs):
-        '''(what the Darshan witness of ``variant`` saw of its reads, the
-        share of the bytes read that came from the reading node or None
-        where it did not run, its logs).  Its accesses must be the
-        transfer size and every writing rank must have fsynced (-e).'''
+        '''(what the Darshan witness of ``variant`` saw of its reads,
+        ``{origin: bytes read}`` or None where it did not run, its logs).
+        Its accesses must be the transfer size and every writing rank must
+        have fsynced (-e).'''
         try:
             seen = witness_logs(self, variant, recs)
             if isinstance(seen, str):
@@ -209,7 +246,7 @@ class ior_scaling(IorRounds):
                 f'{self.darshan_log_dir(variant)}: {err}; command: '
                 f'{recs.get("darshan", ["?"])[0]}') from None
 
-        return (said, local_share(origins),
+        return (said, origins,
                 [self.kept_path(log) for log in sorted(set(frame['log']))])
 
     def demote_reads(self):

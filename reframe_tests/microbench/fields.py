@@ -62,6 +62,29 @@ FIELDS = {
                                     "the figure's unit"),
     'share_of_limit': (str, '', False, "the figure's share of it, "
                                        '``<figure>=<percent>``'),
+    'resident_share': (str, '', False, 'the largest share of what a read '
+                                       'figure reads that a reading '
+                                       "node's page cache held before it "
+                                       '(fincore), ``<figure>=<percent>`` '
+                                       'joined by ``;``; per sample, '
+                                       'comma-separated, where it is seen '
+                                       'before every sample'),
+    'warmup_rounds': (int, 0, True, 'rounds of every variant run before '
+                                    'the counted samples, round-robin like '
+                                    'them, their outputs never read '
+                                    '(``-S warmup_rounds=1``)'),
+    'cold_start': (str, '', False, 'every figure whose round 1 lies '
+                                   'outside the other rounds '
+                                   '(microbench/suite/coldstart.py), '
+                                   '``<figure>: round 1 x2.4 slower`` '
+                                   'joined by ``;`` (empty if none)'),
+    'data_to_memory': (str, '', False, 'the data every storage figure '
+                                       'touched on a node over the '
+                                       "node's memory (and over the "
+                                       "partition's declared client cache), "
+                                       '``<figure>=<r>x memory[, <r>x '
+                                       'client cache]`` joined by ``;`` '
+                                       '(microbench/suite/memory.py)'),
 }
 
 #: What ran: the fields that tell two runs of a figure apart (not the

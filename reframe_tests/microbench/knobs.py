@@ -78,6 +78,14 @@ IOR_REORDER = ('-C', '-Q', '1')
 #: S4: fsync at the end of each phase, its time counted
 IOR_FSYNC = ('-e',)
 
+#: S4, IO500's read after read: a second read two nodes away, after the
+#: read one node away has left every node's neighbour's data in its page
+#: cache.  ``-Q 2``, not a repeated ``-C``: IOR 4.0.0 reads ``-Q`` nodes
+#: away however often ``-C`` is given (commit 4a34dfc multiplied it by the
+#: count of ``-C``, 5fcf0ba reverted that), and ``-Q 2`` means two nodes
+#: in all three
+IOR_REREAD = ('-C', '-Q', '2')
+
 #: S4: the options of every cache defence but ``memory``; IO500's rules are
 #: ``reorder_fsync``
 IOR_DEFENCES = {

@@ -23,6 +23,8 @@ ACKS = os.path.join(REFERENCES, 'acks')
 MODES = os.path.join(CHECKS, 'modes.yaml')
 #: The shell skeleton of every rounds job
 SKELETON = os.path.join(LIBRARY, 'suite', 'rounds.sh')
+#: The residency witness of one node, beside it in every stage directory
+RESIDENCY = os.path.join(LIBRARY, 'suite', 'residency.sh')
 #: ReFrame's configuration: config.py and one file per system
 SYSTEMS = os.path.join(ROOT, 'systems')
 CONFIG = os.path.join(SYSTEMS, 'config.py')

@@ -25,6 +25,12 @@ _NAME_SUFFIX = {'MiB/s': 'mib_s', 'GiB/s': 'gib_s', 'us': 'us', 'x': 'x',
 #: The statistics of every figure over its samples
 STATISTICS = ('median', 'min', 'max')
 
+#: unit -> +1 where a higher value is faster (a rate), -1 where a lower one
+#: is (a time); a unit not here has no speed (a ratio, a share, a count).
+#: What a verdict calls better is :data:`microbench.verdicts.rule.BETTER`
+FASTER = {'MiB/s': 1, 'GiB/s': 1, 'ops/s': 1, 'IOPS': 1, 'IOPS/core': 1,
+          'us': -1}
+
 
 def size_bytes(size):
     '''Bytes of ``size``: ``47008``, ``32k``, ``1m``, ``64g``, ``1MiB``.

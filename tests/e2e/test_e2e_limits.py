@@ -4,6 +4,7 @@ figure of the next run as a share of them.'''
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -66,6 +67,37 @@ def test_the_limits_are_measured(measured):
     facts = found['component_limits_node']['perfvalues']
     assert facts['local:default:cores'][0] == os.cpu_count()
     assert facts['local:default:memory_gib'][0] > 0
+    # every storage limit's data over the node's memory: quick mode's two
+    # 256 MiB files (microbench/suite/memory.py); the memory limits have none
+    # (each sample moves more than them: seconds at hundreds of MiB/s)
+    ratio = 0.5 / facts['local:default:memory_gib'][0]
+    for variant in ('write', 'read'):
+        said = found[f'component_limits %component={variant}']
+        assert said['data_to_memory'] == (f'{variant}_median_mib_s='
+                                          f'{ratio:.3g}x memory')
+        assert said['memory_floor'] == 5.0
+    assert re.fullmatch(r'ops_median_iops=[\d.e-]+x memory', found[
+        'component_limits %component=randread']['data_to_memory'])
+    read = found['component_limits %component=read']
+    assert 'the page cache can hold all of it' in read['note']
+    assert found['component_limits %component=cached_read'][
+        'data_to_memory'] == ''
+
+
+def test_the_page_cache_before_every_read_sample(measured):
+    '''The residency witness after every read sample's preparation: the
+    O_DIRECT reads' files were written around the page cache, the cache
+    limit's were read once into it.'''
+    tmp, _, _, _ = measured
+    found = cases(tmp / 'report.json')
+    for variant, figure in (('read', 'read'), ('randread', 'ops')):
+        said = found[f'component_limits %component={variant}']
+        assert said['resident_share'] == f'{figure}=0.0,0.0,0.0'
+        assert 'O_DIRECT: the read does not consult' in said['witness']
+    cached = found['component_limits %component=cached_read']
+    assert cached['resident_share'] == 'read=100.0,100.0,100.0'
+    assert cached['measures'] == 'page cache'
+    assert 'this cache figure read storage' not in cached['note']
 
 
 def test_microbench_limits_keeps_them(measured):

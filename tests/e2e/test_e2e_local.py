@@ -15,7 +15,8 @@ import pytest
 
 import project
 import perflog
-from microbench.suite import records
+from microbench.suite import coldstart, records
+from microbench.verdicts import figures
 
 pytestmark = [
     pytest.mark.e2e,
@@ -95,6 +96,15 @@ def test_perflog_records_what_ran(quick):
     assert set(rows['scratch_fstype']) == {fstype}
     assert all(rows['scratch_mount_options'].str.contains('rw'))
     assert all(rows['samples'] == 3)
+    # The cold-start witness: every figure's rounds judged by its rule
+    assert all(rows['warmup_rounds'] == 0)
+    for _, row in rows.iterrows():
+        rounds = figures.parse_samples(row['figure_samples'])
+        if row['perf_var'] in rounds:
+            words = coldstart.judge(rounds[row['perf_var']],
+                                    row['perf_unit'])
+            flags = row['cold_start'].split(';')
+            assert (f'{row["perf_var"]}: {words}' in flags) == bool(words)
     # No Spack on the local default: the benchmarks are the system's
     assert set(rows['spack_env']) == {'system'}
     assert set(rows['spack_spec']) == {'system'}

@@ -122,7 +122,7 @@ def quick(slurm, runs):
         # Both nodes share this machine's memory: IOR's memory hog takes
         # a share of it per node
         run(slurm, runs, '--mode', 'quick', *bindirs, '-n', 'ior_page_cache',
-            '-n', 'mdtest_metadata', '-S',
+            '-n', 'mdtest_metadata', *project.darshan_option(), '-S',
             'ior_page_cache_rounds.memory_per_node=20%',
             system='slurm_testbed:shared'),
     ]
@@ -186,6 +186,29 @@ def test_nodes_of_one_kernel_share_its_page_cache(quick, runs):
     assert 'stat_cache_median_ops_s' in set(strided['perf_var'])
     for notes in (reorder['note'], strided['note']):
         assert all(notes.str.contains("the job's 2 nodes share one kernel"))
+
+
+def test_the_residency_witness_and_darshan_agree_on_two_nodes(quick, runs):
+    '''Every read of IOR on the two nodes was looked at by fincore on both
+    (one kernel: each holds what either wrote), and where Darshan ran too
+    the two agreed (a disagreement fails the check, and the run).'''
+    frame = perflog.load(str(runs / 'perflogs'))
+    ior = frame[frame['name'].str.startswith('ior_page_cache %')]
+    if ior.empty:
+        pytest.skip('IOR is not installed (MICROBENCH_IOR_BINDIR)')
+
+    for _, row in ior.iterrows():
+        assert re.fullmatch(r'read=\d+\.\d', row['resident_share']), row
+        for node in NODES:
+            assert f'{node} ' in row['witness'], row['witness']
+        if project.DARSHAN:
+            assert not row['darshan_witness'].startswith('not run')
+
+    odirect = ior[ior['name'].str.endswith('%defence=odirect')]
+    assert set(odirect['resident_share']) == {'read=0.0'}
+    flushed = ior[ior['name'].str.endswith('%defence=reorder_fsync')]
+    assert all(share > 95 for share in flushed['resident_share'].map(
+        lambda text: float(text.split('=')[1])))
 
 
 def test_the_network_limits_of_two_nodes(slurm, runs, tmp_path):

@@ -87,6 +87,18 @@ def test_ior_page_cache(tmp_path):
         'read_median_mib_s')
     assert '--posix.odirect' in direct['command_line']
     assert direct['tool_version'].startswith('IOR 4.')
+    # The residency witness, on a sample split between IOR's phases: what
+    # a buffered read reads back was resident before it (a cache figure,
+    # saying so); an O_DIRECT write left nothing, and its read stays storage
+    for defence in ('none', 'fsync'):
+        read = project.figure(frame, f'ior_page_cache %shape=easy '
+                              f'%defence={defence}', 'read_median_mib_s')
+        assert float(read['resident_share'].split('=')[1]) > 95
+        assert 'was in the page cache before it (fincore' in read['note']
+        assert read['measures'] == 'page cache'
+    assert direct['resident_share'] == 'read=0.0'
+    assert direct['measures'] == 'storage'
+    assert 'O_DIRECT: the read does not consult' in direct['witness']
     gap = project.figure(frame, 'ior_page_cache_gap',
                        'easy_read_none_over_odirect')
     assert float(gap['perf_value']) > 1 and gap['perf_result'] == 'pass'
@@ -196,15 +208,23 @@ def test_elbencho_storage(tmp_path):
                           'write_median_mib_s')
     assert '--direct --preallocfile --cores 0' in direct['command_line']
     # elbencho's results say what the variant claims: O_DIRECT or not
-    assert direct['witness'] == (
+    assert direct['witness'].startswith(
         'direct_io true in the results of all 3 samples: O_DIRECT, as the '
-        'variant claims; threads bound to cores 0')
+        'variant claims; threads bound to cores 0; read: resident in the '
+        'page cache before the read: ')
+    assert direct['witness'].endswith(
+        '(O_DIRECT: the read does not consult the page cache)')
+    assert direct['resident_share'] == 'read=0.0'
     buffered = project.figure(frame,
                             'elbencho_storage %io=buffered %allocation=grow',
                             'write_median_mib_s')
-    assert buffered['witness'] == (
+    assert buffered['witness'].startswith(
         'direct_io false in the results of all 3 samples: buffered I/O, as '
-        'the variant claims; threads bound to cores 0')
+        'the variant claims; threads bound to cores 0; read: resident in the '
+        'page cache before the read: ')
+    # What the buffered read reads back was resident before it
+    assert buffered['resident_share'] == 'read=100.0'
+    assert 'was in the page cache before it (fincore' in buffered['note']
     assert direct['tool_version'].startswith('elbencho 3.')
     gap = project.figure(frame, 'elbencho_storage_gap',
                        'read_buffered_over_direct')
@@ -214,14 +234,18 @@ def test_elbencho_storage(tmp_path):
 
 @needs_elbencho
 def test_elbencho_error_names_command_and_cause(tmp_path, ramfs):
-    # The measured sample's failure: no Darshan witness before it (one
+    # The first sample that fails is the residency witness's, split
+    # between elbencho's phases (its console output goes to the witness's
+    # standard error, which the failure quotes); no Darshan witness (one
     # found by darshan-config on PATH would fail first, on its own sample)
     proc = run(tmp_path, '-n', 'elbencho_storage%io=direct%allocation=grow',
                '-S', f'elbencho_bindir={ELBENCHO_BINDIR}',
                '-S', 'samples=1', '-S', f'scratch_dir={ramfs}',
                '-S', 'darshan=off')
     assert proc.returncode != 0
-    assert 'elbencho exited with code 1: ' in proc.stdout
+    program = os.path.join(ELBENCHO_BINDIR, 'elbencho')
+    assert (f'the witness exited with code 1: {program} -w -t 2 -b 1m -s 1g '
+            f'--direct {ramfs}/') in proc.stdout
     assert ('elbencho said: ERROR: Unable to open benchmark path: '
             f'{ramfs}/') in proc.stdout
     assert 'SysErr: Invalid argument' in proc.stdout

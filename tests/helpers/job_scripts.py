@@ -5,6 +5,14 @@ import glob
 import os
 import re
 import shlex
+import shutil
+
+import pytest
+
+#: shellcheck lints the suite's shell: skipped where it is not installed
+needs_shellcheck = pytest.mark.skipif(shutil.which('shellcheck') is None,
+                                      reason='shellcheck is not installed '
+                                             '(apt-get install shellcheck)')
 
 def scripts(stage, pattern):
     return sorted(glob.glob(os.path.join(stage, '*', pattern, 'rfm_job.sh')))

@@ -46,7 +46,7 @@ STORAGE = os.path.join('verdicts', 'storage.py')
 
 #: The modules of suite/ the audit may import: none of them imports
 #: ReFrame (a test below holds them to it)
-AUDIT_READS_OF_SUITE = {'darshan', 'output'}
+AUDIT_READS_OF_SUITE = {'darshan', 'dxt', 'output'}
 
 
 def modules():

@@ -6,7 +6,7 @@ import socket
 import pytest
 
 import project
-from microbench.suite import limits, reduction
+from microbench.suite import limits, memory, reduction
 
 CHECKS = project.check_classes()
 PARTITIONS = project.partitions()
@@ -75,6 +75,23 @@ def test_reducing_scratches_are_spelled_as_the_checks_read_them(name):
     assert set(reduces) <= set(reduction.MECHANISMS), (
         f'{name}: reduces_data {reduces}, the checks know '
         f'{reduction.MECHANISMS}')
+
+
+@pytest.mark.parametrize('name', sorted(PARTITIONS))
+def test_client_caches_are_sizes(name):
+    '''A partition's ``extras.client_cache`` is a size the checks read
+    (``'32GiB'``, ``'32g'``, bytes): every storage figure there records
+    its data over it (microbench/suite/memory.py).'''
+    extras = PARTITIONS[name].get('extras', {})
+    try:
+        memory.client_cache(extras)
+    except ValueError as err:
+        pytest.fail(f'{name}: {err}')
+
+
+def test_an_example_partition_declares_a_client_cache():
+    assert any(memory.client_cache(part['extras'])
+               for part in FACILITY.values())
 
 
 def test_an_example_partition_declares_a_reducing_scratch():

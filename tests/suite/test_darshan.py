@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from reframe.core.exceptions import SanityError
 
 import fixtures
-from microbench.suite import darshan
+from microbench.suite import darshan, dxt
 from microbench.suite.output import OutputError
 from microbench.tools import ior
 from microbench.tools.ior import command as ior_command
@@ -91,7 +91,7 @@ def test_ior_ranks_and_fsyncs(tmp_path):
 
 def test_ior_without_dxt_cannot_tell_whose_data(tmp_path):
     with pytest.raises(OutputError, match='no DXT trace'):
-        darshan.read_origins(logs_of(tmp_path, IOR), '/tmp/rtscratch/ior')
+        dxt.read_origins(logs_of(tmp_path, IOR), '/tmp/rtscratch/ior')
 
 
 def test_reads_of_a_reordered_ior_on_one_node(tmp_path):
@@ -99,7 +99,7 @@ def test_reads_of_a_reordered_ior_on_one_node(tmp_path):
     # wrote itself
     logs = logs_of(tmp_path, IOR_DXT)
     scratch = os.path.dirname(darshan.job_logs(logs)[0]['dxt'][0]['file'])
-    origins = darshan.read_origins(logs, scratch)
+    origins = dxt.read_origins(logs, scratch)
     assert origins['same rank'] > 0
     assert origins['other node'] == origins['same node'] == 0
     assert origins['unwritten'] == 0
@@ -133,7 +133,7 @@ def test_reads_of_a_reordered_ior_on_two_nodes(tmp_path):
     scratch = _scratch(logs)
     assert {rec['hostname'] for rec in logs[0]['dxt']} == {'mbnode1',
                                                            'mbnode2'}
-    origins = darshan.read_origins(logs, scratch)
+    origins = dxt.read_origins(logs, scratch)
     assert origins['other node'] > 0
     assert origins['same rank'] == origins['same node'] == 0
     assert origins['unwritten'] == 0
@@ -151,7 +151,7 @@ def test_the_sweep_s_old_q_read_every_task_s_own_data(tmp_path):
     # 4 tasks away of 4 is every task's own data
     logs = _ior_logs(tmp_path, IOR_Q2)
     scratch = _scratch(logs)
-    origins = darshan.read_origins(logs, scratch)
+    origins = dxt.read_origins(logs, scratch)
     assert origins['same rank'] == sum(origins.values()) > 0
     frame = darshan.files(logs, scratch)
     said, origins = ior.judge_witness(_SweepPoint(scratch), 'n2.t2', frame,

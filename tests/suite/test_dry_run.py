@@ -3,16 +3,14 @@ with the partition's scheduler directives and launcher lines.'''
 
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
 
 import project
-from job_scripts import read, scripts, settings
-from microbench.suite import launchers
+from job_scripts import needs_shellcheck, read, scripts, settings
+from microbench.suite import launchers, memory
 from microbench.suite.rounds import SKELETON
-from microbench.tools.fio import polling
 
 DIRECTIVE = {'slurm': '#SBATCH', 'pbs': '#PBS', 'torque': '#PBS'}
 
@@ -179,7 +177,8 @@ def test_the_polling_witness_probe_and_device(dry_run):
     assert job['probes']['hipri'] == (
         "bash ./polling.sh device $scratch | grep -qx '[^ ]* io_poll=1'")
     assert job['facts'] == {
-        'scratch_device': 'bash ./polling.sh device $scratch'}
+        'scratch_device': 'bash ./polling.sh device $scratch',
+        'memory': memory.MEMINFO}
 
 
 def test_osu_ranks_on_two_nodes(dry_run):
@@ -279,6 +278,16 @@ def test_ior_and_mdtest_ranks_on_two_nodes(dry_run):
     assert 'DXT_ENABLE_IO_TRACE=1' in witness and ' -D 1 ' in witness
     assert ior['darshan_flavour'] == 'mpi'
     assert not any('LD_PRELOAD' in c for c in ior['commands'].values())
+    # The residency witness: IOR's phases split, fincore on every node
+    # between them, on a short sample of its own
+    write, look, read = ior['witnesses']['easy.reorder_fsync'].split(' && ')
+    assert write.startswith(f'{ranks} ior -w -k -o $scratch/testfile ')
+    assert read.startswith(f'{ranks} ior -r -k -o $scratch/testfile ')
+    for phase in (write, read):
+        assert ' -D 1 ' in phase and ' -C -Q 1 -e ' in phase
+        assert phase.endswith('-O stoneWallingStatusFile=ior-stonewall.txt '
+                              '>&2')
+    assert look.endswith('/residency.sh "$scratch"')
     mdtest = settings(found['mdtest_metadata'][0])
     assert mdtest['commands']['hard.node'] == (
         f'{ranks} mdtest -F -n 10000 -d $scratch/mdtest -w 3901 -e 3901 -N 1')
@@ -297,6 +306,31 @@ def test_elbencho_services_on_every_node(dry_run):
         'elbencho --hosts $hosts -w -r -t 4 -b 1m -s 32g --direct '
         '--preallocfile --jsonfile elbencho.json $scratch/file')
     assert job['service_stop'] == 'elbencho --hosts "$hosts" --quit'
+    # The residency witness: the phases split, fincore between them on the
+    # first node
+    write, look, read = job['witnesses']['direct.prealloc'].split(' && ')
+    assert write.startswith('elbencho --hosts $hosts -w -t 4 -b 1m -s 32g '
+                            '--direct --preallocfile $scratch/file >&2')
+    assert read.startswith('elbencho --hosts $hosts -r -t 4 ')
+    assert look.endswith('/residency.sh "$scratch"')
+
+
+def test_every_node_records_its_memory(dry_run):
+    '''Before the rounds, the job records the memory of every node the
+    benchmark runs on (microbench/suite/memory.py): fio's, where the job
+    runs; one per node through the launcher for IOR's ranks and elbencho's
+    services.'''
+    _, part, _, stage = dry_run
+    fio = settings(scripts(stage, 'fio_cache_flags_rounds_*')[0])
+    assert fio['facts']['memory'] == memory.MEMINFO
+    each = LAUNCH[part['launcher']]['osu'].removesuffix(' osu_bw')
+    expected = f'{each} {memory.MEMINFO} | paste -sd, -'
+    elbencho = settings(scripts(stage, 'elbencho_storage_rounds_*')[0])
+    assert elbencho['facts']['memory'] == expected
+    ior = scripts(stage, 'ior_page_cache_rounds_*')
+    assert bool(ior) == ('pfs' in part['features'])
+    if ior:
+        assert settings(ior[0])['facts']['memory'] == expected
 
 
 def test_lustre_layouts(dry_run):
@@ -316,25 +350,6 @@ def test_lustre_layouts(dry_run):
         f'{fio} --name=lustre_striping_rounds')
     assert ('--offset=524288 --offset_increment=16g'
             in job['commands']['misaligned'])
-
-
-needs_shellcheck = pytest.mark.skipif(shutil.which('shellcheck') is None,
-                                      reason='shellcheck is not installed '
-                                             '(apt-get install shellcheck)')
-
-
-@needs_shellcheck
-def test_the_skeleton_is_shellcheck_clean():
-    proc = subprocess.run(['shellcheck', SKELETON], capture_output=True,
-                          text=True)
-    assert proc.returncode == 0, proc.stdout
-
-
-@needs_shellcheck
-def test_the_polling_helper_is_shellcheck_clean():
-    proc = subprocess.run(['shellcheck', polling.HELPER],
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout
 
 
 @needs_shellcheck

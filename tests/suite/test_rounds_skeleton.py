@@ -252,3 +252,44 @@ def test_a_server_left_by_a_failed_client_is_stopped_with_its_children(
     assert recs['failed'] == ['a: sh exited with code 1: false']
     assert recs['sample'] == ['b: 1 scratch_bytes=0']
     assert (tmp_path / 'out-b-1.txt').read_text() == ''
+
+
+def test_a_warmup_round_runs_round_robin_and_is_not_counted(tmp_path):
+    '''``warmup_rounds`` leading rounds of every variant, round-robin like
+    the samples: recorded as warm-up, their files kept under names no
+    reader takes for a sample, and the samples numbered from 1 after
+    them; a variant that fails its warm-up fails.'''
+    # each run appends its variant to order.txt and writes which run of
+    # the variant it is
+    (tmp_path / 'count.sh').write_text(
+        'echo "$1" >> order.txt\n'
+        'echo "$1$(grep -c "$1" order.txt)" > out.txt\n')
+    lines = skeleton.job_lines({
+        'tool': 'sh', 'job_name': 'skeleton_test', 'samples': 2,
+        'warmup_rounds': 1, 'tools': ['sh'], 'variants': ['a', 'b', 'c'],
+        'outputs': ['out.txt'],
+        'commands': {'a': 'sh count.sh a', 'b': 'sh count.sh b',
+                     'c': 'sh -c "echo c >> order.txt; exit 4"'},
+    }, source=SKELETON)
+    assert 'warmup_rounds=1' in lines
+    script = tmp_path / 'job.sh'
+    script.write_text('\n'.join([*lines, 'rounds_run', '']))
+    proc, recs = run(tmp_path, script)
+    assert proc.returncode == 0, proc.stderr
+    assert recs['warmup'] == ['a: 1', 'b: 1']
+    assert recs['failed'] == ['c: sh exited with code 4: sh -c "echo c >> '
+                              'order.txt; exit 4"']
+    assert recs['sample'] == ['a: 1 scratch_bytes=0', 'b: 1 scratch_bytes=0',
+                              'a: 2 scratch_bytes=0', 'b: 2 scratch_bytes=0']
+    # the warm-up ran first, every variant once; c failed it and ran no more
+    assert (tmp_path / 'order.txt').read_text().split() == \
+        ['a', 'b', 'c', 'a', 'b', 'a', 'b']
+    for variant in 'ab':
+        assert (tmp_path / f'out-{variant}-warmup1.txt').read_text() == \
+            f'{variant}1\n'
+        for sample in (1, 2):
+            assert (tmp_path / f'out-{variant}-{sample}.txt').read_text() \
+                == f'{variant}{sample + 1}\n'
+    stdout = proc.stdout
+    assert stdout.index('microbench: warmup: b: 1') < \
+        stdout.index('microbench: sample: a: 1')

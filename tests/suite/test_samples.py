@@ -100,8 +100,15 @@ def test_the_record_fields_are_one_list():
         'check_suite_commit',
         # Added with the component limits, at the end
         'check_limit_name', 'check_limit_value', 'check_share_of_limit',
+        # Added with the residency witness, at the end
+        'check_resident_share',
+        # Added with the cold-start witness, at the end
+        'check_warmup_rounds', 'check_cold_start',
+        # Added with the data-to-memory ratios, at the end
+        'check_data_to_memory',
     ]
     assert fields.SHARED == ('samples', 'tool', 'tool_version', 'node',
                              'scratch', 'scratch_fstype',
                              'scratch_mount_options', 'spack_env',
-                             'spack_spec', 'job_id', 'kernel')
+                             'spack_spec', 'job_id', 'kernel',
+                             'warmup_rounds')

@@ -16,6 +16,7 @@ from microbench.tools.fio import cache
 from microbench.units import MIB
 
 from fixtures import fio_options, text
+from page_cache import write_direct
 
 #: variant -> the page cache's share of what its witness wrote
 SHARES = {'buffered': 1.0, 'direct': 0.0, 'dontcache': 0.0242}
@@ -82,11 +83,7 @@ def test_a_file_written_through_the_page_cache_is_resident(tmp_path):
 
 @needs_fincore
 def test_a_file_written_around_the_page_cache_is_not(tmp_path):
-    done = subprocess.run(['dd', 'if=/dev/zero', f'of={tmp_path}/direct',
-                           'bs=1M', 'count=8', 'oflag=direct'],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f'O_DIRECT is refused here: {done.stderr.strip()}')
+    write_direct(tmp_path / 'direct')
 
     found = _fincore(str(tmp_path))
     assert (found.files, found.size, found.resident) == (1, 8 * MIB, 0)

@@ -33,7 +33,8 @@ def test_a_document_round_trips(doc, tmp_path):
     assert len(found.by_key()) == len(doc['figures'])
     assert doc['counts'] == {'regression': 1, 'unchanged': 12}
     text = path.read_text()
-    assert 'NaN' not in text and json.loads(text)['version'] == 2
+    assert 'NaN' not in text and \
+        json.loads(text)['version'] == compare_json.VERSION
 
 
 def _broken(doc, tmp_path, change):
@@ -56,8 +57,11 @@ def _old(data):
 @pytest.mark.parametrize('change, said', [
     (_old, 'the JSON of an older microbench compare (version 1, no format '
            'member): make it again'),
-    (lambda d: d.update(version=3), 'version 3; this microbench reads '
-                                    'version 2'),
+    (lambda d: d.update(version=4), 'version 4; this microbench reads '
+                                    'version 3'),
+    # version 2: no cold start of a figure
+    (lambda d: d['figures'][0].pop('cold_start'),
+     "no member 'cold_start'"),
     (lambda d: d.pop('session'), "no member 'session'"),
     (lambda d: d['figures'][0].update(verdict='bad'),
      "verdict 'bad' is not one of regression"),

@@ -157,6 +157,31 @@ def test_the_latest_figures_are_in_their_table(both):
     assert table.count('&gt;= 1<') == 3
 
 
+def test_every_storage_figure_shows_its_data_over_memory(tmp_path):
+    '''A real session whose storage figures recorded their data over the
+    node's memory (tests/data/results/memory-quick.json): each median
+    figure's row in the latest figures says it; its min and max, a cache
+    figure by design and a gap have none.'''
+    with open(path('results/memory-quick.json')) as fp:
+        frame = figures.frame([json.load(fp)])
+    column = frame.set_index(['check', 'variant', 'figure'])[figures.MEMORY]
+    assert column['elbencho_storage', 'direct.grow',
+                  'read_median_mib_s'] == '0.0425x memory'
+    assert column['component_limits', 'randread',
+                  'ops_median_iops'] == '0.0212x memory'
+    assert column['elbencho_storage', 'direct.grow', 'read_min_mib_s'] == ''
+    assert column['component_limits', 'cached_read',
+                  'read_median_mib_s'] == ''
+    table = section(render(frame, None, tmp_path).text, 'latest')
+    assert '<th>data / memory</th>' in table
+    rows = re.findall(r'<tr>(.*?)</tr>', table, re.S)
+    said = [row for row in rows if '0.0425x memory' in row]
+    # elbencho's four variants, their write and read medians
+    assert len(said) == 8
+    assert all('_median_mib_s' in row for row in said)
+    assert len([row for row in rows if '0.0212x memory' in row]) == 4
+
+
 def test_no_verdicts_no_verdict_table(tmp_path):
     text = render(sessions(1, 2), None, tmp_path).text
     assert 'id="verdicts"' not in text

@@ -217,6 +217,19 @@ def test_the_share_of_a_limit_where_one_is_known(tmp_path):
     assert tile.endswith('unknown: not measured in the last session')
 
 
+def test_the_data_over_memory_of_a_storage_figure(tmp_path):
+    '''A real session whose storage figures recorded their data over the
+    node's memory (tests/data/results/memory-quick.json): elbencho's
+    O_DIRECT write and read say it on their tiles.'''
+    frame = figures.frame([weather_history.recorded('memory-quick')])
+    page = open(weather.write(frame, [], str(tmp_path), [])).read()
+    tiles = tile_texts(page)
+    for words in ('O_DIRECT writes, many threads (elbencho)',
+                  'O_DIRECT reads, many threads (elbencho)'):
+        assert 'data on a node: 0.0425x memory' in tiles['default', words]
+    assert page.count('data on a node: ') == 2
+
+
 def test_the_realistic_table_names_real_variants():
     '''Every variant of the table is one its check runs: in the recorded
     sessions, else in the check's source; and no recorded figure of a

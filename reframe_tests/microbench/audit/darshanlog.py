@@ -23,7 +23,7 @@ import tempfile
 from microbench.audit import words
 from microbench.audit.findings import (CERTAIN, Finding, Invocation,
                                        Unreadable, Where, depends)
-from microbench.suite import darshan
+from microbench.suite import darshan, dxt
 from microbench.suite.output import OutputError
 
 #: What a Darshan 3.4 log cannot show
@@ -170,7 +170,7 @@ def _origins(found, log, frame, command):
                                 'DXT trace (DXT_ENABLE_IO_TRACE)')
         return
     try:
-        origins = darshan.read_origins([log], '/')
+        origins = dxt.read_origins([log], '/')
     except OutputError as err:
         found.not_judged.append(f'whose data each read got: {err}')
         return

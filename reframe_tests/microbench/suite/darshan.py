@@ -21,7 +21,6 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 import pandas as pd
 
 from microbench.paths import CHECKS
@@ -205,7 +204,7 @@ def job_logs(logs):
         log['fork_parent'] or str(log['jobid']) not in parents)]
 
 
-def _of_scratch(logs, kind, scratch):
+def of_scratch(logs, kind, scratch):
     '''(log, record) of every ``kind`` record (``posix``, ``dxt``) of the
     benchmark's processes about a file below ``scratch``.'''
     prefix = scratch.rstrip('/') + '/'
@@ -220,7 +219,7 @@ def files(logs, scratch):
     :raises OutputError: if a counter the checks read is negative.
     '''
     rows = [{**row, 'log': log['path']}
-            for log, row in _of_scratch(logs, 'posix', scratch)]
+            for log, row in of_scratch(logs, 'posix', scratch)]
     frame = pd.DataFrame(rows, columns=['log', 'rank', 'file', *SUMMED,
                                         'POSIX_MAX_BYTE_WRITTEN',
                                         *ACCESS_COLUMNS])
@@ -261,45 +260,6 @@ def overwrite_factors(frame):
     by_file = by_file[by_file['written'] > 0]
     return {name: row.written / (row.extent + 1)
             for name, row in by_file.iterrows()}
-
-
-#: Whose data a read got
-ORIGINS = ('same rank', 'same node', 'other node', 'unwritten')
-
-
-def read_origins(logs, scratch):
-    '''{origin: bytes read} below ``scratch``: whether each read (of a
-    DXT trace) got data the reading rank wrote itself, another rank of its
-    node, a rank of another node, or nobody in this run.
-
-    :raises OutputError: if the logs have no DXT trace of those files.
-    '''
-    traces = [rec for _, rec in _of_scratch(logs, 'dxt', scratch)]
-    if not traces:
-        raise OutputError('the Darshan logs have no DXT trace of the scratch '
-                          'files (was DXT_ENABLE_IO_TRACE set?)')
-
-    origins = dict.fromkeys(ORIGINS, 0)
-    for name in {rec['file'] for rec in traces}:
-        mine = [rec for rec in traces if rec['file'] == name]
-        writes = sorted((off, length, rec['rank'], rec['hostname'])
-                        for rec in mine for off, length in rec['write'])
-        starts = np.array([w[0] for w in writes], dtype=np.int64)
-        for rec in mine:
-            for offset, length in rec['read']:
-                i = int(np.searchsorted(starts, offset, side='right')) - 1
-                if i < 0 or offset >= writes[i][0] + writes[i][1]:
-                    origin = 'unwritten'
-                elif writes[i][2] == rec['rank']:
-                    origin = 'same rank'
-                elif writes[i][3] == rec['hostname']:
-                    origin = 'same node'
-                else:
-                    origin = 'other node'
-
-                origins[origin] += length
-
-    return origins
 
 
 def summary(frame):

@@ -13,6 +13,7 @@ import reframe.utility.sanity as sn
 import reframe.utility.udeps as udeps
 from reframe.core.builtins import run_after, sanity_function
 
+from microbench.suite import coldstart
 from microbench.suite.recorded import Recorded, copy_shared
 from microbench.suite.stats import Samples
 
@@ -107,4 +108,8 @@ class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
         self.figure_samples = ';'.join(f'{name}={samples}'
                                        for name, samples in ratios.items()
                                        if samples is not None)
+        # The inputs' notes say theirs; the gap records its own rounds
+        self.cold_start = coldstart.record(coldstart.flags(
+            {name: samples for name, samples in ratios.items()
+             if samples is not None}))
         return True

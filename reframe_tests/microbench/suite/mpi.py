@@ -34,6 +34,9 @@ class MpiRounds(Rounds):
     def nodes(self):
         return 1 if self.flavour() == 'local' else self.num_nodes
 
+    def memory_nodes(self):
+        return self.nodes()
+
     def ranks(self, *argv, nodes=None, per_node=None):
         '''A command line starting the ranks of one sample.'''
         start = launchers.spread(self.flavour(), nodes or self.nodes(),

@@ -31,8 +31,8 @@ def _declare(namespace):
 
 
 #: A plugin giving a test one loggable variable per field of
-#: :data:`microbench.fields.FIELDS`; ``samples`` is the one users set
-#: (``-S samples=N``)
+#: :data:`microbench.fields.FIELDS`; ``samples`` and ``warmup_rounds`` are
+#: the ones users set (``-S samples=N``, ``-S warmup_rounds=1``)
 Recorded = types.new_class('Recorded', (rfm.RegressionTestPlugin,),
                            exec_body=_declare)
 Recorded.__doc__ = '''What every perflog record of the suite carries (see

@@ -18,8 +18,10 @@ from reframe.core.builtins import run_after, run_before, sanity_function
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench.suite import launchers, output, records, samples, skeleton
-from microbench import spack
+from microbench.suite import (launchers, memory, records,
+                             samples, skeleton)
+from microbench import paths, spack
+from microbench.suite.kept import Kept
 from microbench.suite.recorded import Recorded
 
 #: The job's private scratch directory, as the variant commands name it
@@ -29,7 +31,7 @@ SCRATCH = '$scratch'
 SKELETON = skeleton.SKELETON
 
 
-class Rounds(rfm.RunOnlyRegressionTest, Recorded):
+class Rounds(rfm.RunOnlyRegressionTest, Recorded, Kept):
     '''Every variant of a pitfall in one job, round-robin (a fixture).
 
     Subclasses set :attr:`tool`, :attr:`programs` and :attr:`variants`, and
@@ -108,6 +110,12 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         '''A command run before every sample of ``variant``, or None.'''
         return None
 
+    def residency_command(self, variant):
+        '''A command run before every sample of ``variant``, after its
+        preparation, printing what of the files the sample will read the
+        page cache holds (:mod:`microbench.suite.residency`), or None.'''
+        return None
+
     def witness_command(self, variant):
         '''The witness of ``variant`` on a short sample of its own, or None.'''
         return None
@@ -140,6 +148,17 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         '''{name: command}: recorded under name, what the command printed
         before the rounds.'''
         return {}
+
+    def memory_nodes(self):
+        '''How many nodes the benchmark runs on: the job records the
+        memory of each (:mod:`.memory`).'''
+        return 1
+
+    def recorded_facts(self):
+        ''':meth:`facts`, and the memory of every node the benchmark
+        runs on (:func:`.memory.command`).'''
+        return {**self.facts(), memory.RECORD: memory.command(
+            self.flavour, self.memory_nodes())}
 
     def nodes_command(self):
         '''A shell command printing the job's nodes, or None (this node).'''
@@ -184,24 +203,16 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         validated, with its ``figures``.'''
         return self.reader(sample, *self.reader_args(sample.variant))
 
-    def diagnosis(self, failure, variant):
-        '''What the tool said about a failure of ``variant``: its first error
-        line, else its first warning, else the last line of its standard
-        error, in the files of its last sample (or of its witness).'''
-        if 'the witness' in failure:
-            texts = [self.witness_text(variant, stderr=True)]
-        elif 'the Darshan witness' in failure:
-            texts = [self.witness_text(variant, stderr=True, kind='darshan')]
-        else:
-            texts = [self.last_text(name, variant)
-                     for name in (self.stdout_file, samples.STDERR) if name]
-
-        said = output.diagnosis(texts, self.errors, self.warnings)
-        return f'; {self.tool} said: {said}' if said else ''
-
     def expected_seconds(self):
         '''Upper bound of the seconds one sample takes.'''
         return 300
+
+    @run_after('init')
+    def keep_residency(self):
+        # What the residency witnesses saw is kept with the figures it
+        # judged (a few lines of fincore's per file)
+        self.keep_files = [*self.keep_files, 'witness-*.txt',
+                           'residency-*.txt']
 
     @run_after('setup')
     def resolve_scratch(self):
@@ -217,7 +228,8 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         CHECK_rounds.time_limit=...``) wins.  Set before the run: the
         variants of a sweep are known only once it is set up.'''
         if self.time_limit is None:
-            self.time_limit = (len(self.variants) * self.samples
+            rounds = self.samples + self.warmup_rounds
+            self.time_limit = (len(self.variants) * rounds
                                * self.expected_seconds() + 300)
 
     def launcher(self):
@@ -246,6 +258,7 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
         self.job.num_tasks = self.num_tasks
         self.job.num_tasks_per_node = self.num_tasks_per_node
         shutil.copy(SKELETON, self.stagedir)
+        shutil.copy(paths.RESIDENCY, self.stagedir)
         self.prerun_cmds = skeleton.job_lines(skeleton.inputs_of(self))
 
     @sanity_function
@@ -312,6 +325,11 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
             raise SanityError(f'{ran} of {self.samples} samples of '
                               f'{variant} ran')
 
+        warmed = len(recs.get('warmup', []))
+        if warmed != self.warmup_rounds:
+            raise SanityError(f'{warmed} of {self.warmup_rounds} warm-up '
+                              f'rounds of {variant} ran')
+
         return recs
 
     def runs(self, variant, check=None):
@@ -328,44 +346,3 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded):
             raise SanityError(samples.failure(
                 err, (check or self).display_name, variant, self.tool, command
             )) from None
-
-    def last_text(self, name, variant):
-        '''Kept file ``name`` of the last sample of ``variant`` that wrote
-        one (or of its witness, ``witness-stderr`` for stderr), decoded with
-        anything that is not UTF-8 replaced; '' if none.'''
-        for number in range(self.samples, 0, -1):
-            path = os.path.join(self.stagedir,
-                                samples.kept_name(name, variant, number))
-            if os.path.exists(path):
-                with open(path, 'rb') as fp:
-                    return fp.read().decode('utf-8', errors='replace')
-
-        return ''
-
-    def witness_path(self, name):
-        return os.path.join(self.stagedir, name)
-
-    def witness_text(self, variant, stderr=False, kind='witness'):
-        '''What the witness (or ``darshan``, the Darshan witness) of
-        ``variant`` printed, '' if nothing.'''
-        name = f'{kind}-{"stderr-" if stderr else ""}{variant}.txt'
-        try:
-            return output.read(self.witness_path(name))
-        except output.OutputError:
-            return ''
-
-    def read_witness(self, variant, name, parser, check):
-        '''``parser`` of the witness file ``name`` of ``variant``; whatever
-        is wrong with it fails the sanity of ``check``, naming the witness
-        command and the file.'''
-        path = self.witness_path(name)
-        try:
-            return parser(output.read(path))
-        except Exception as err:
-            said = (err if isinstance(err, output.OutputError)
-                    else samples.unforeseen(err))
-            command = records.of_variant(self.records, variant).get(
-                'witness', ['?'])[0]
-            raise SanityError(f'{check.display_name}: the witness of '
-                              f'{variant}: {path}: {said}; command: '
-                              f'{command}') from None

@@ -24,6 +24,9 @@
 #   job_nodes_command prints every node of the job, for the records (empty:
 #                     the nodes above)
 #   samples           rounds
+#   warmup_rounds     rounds of every variant run before the counted ones,
+#                     round-robin like them; what they write is removed
+#                     unread (default 0)
 #   stdout_file       where a sample's standard output goes (empty: the job's)
 #   witness_tool      a program every witness needs (empty: none)
 #   service           started on every node ($node) before the rounds, in the
@@ -48,6 +51,11 @@
 #   commands          the command of one sample (the client's, with a server)
 #   servers           a server started before the client (fabtests)
 #   prepares          a command run before every sample (lustre layouts)
+#   residencies       a command run before every sample, after its
+#                     preparation: what of the files the sample will read
+#                     the page cache holds (microbench/suite/residency.py);
+#                     its standard output is kept as residency-<variant>-
+#                     <sample>.txt
 #   witnesses         a command run once on a short sample of its own, before
 #                     the rounds; its standard output is kept in
 #                     witness-<variant>.txt, its standard error in
@@ -72,8 +80,8 @@
 scratch_root='' version_command='' nodes_command='' address_suffix=''
 job_nodes_command='' stdout_file='' witness_tool='' service=''
 service_stop='' service_port='' server_start_s=0 client_timeout_s=0
-darshan_flavour='' darshan_candidates='' outputs=()
-declare -A servers=() prepares=() witnesses=() darshans=() probes=() \
+warmup_rounds=0 darshan_flavour='' darshan_candidates='' outputs=()
+declare -A servers=() prepares=() residencies=() witnesses=() darshans=() probes=() \
     probe_reasons=() facts=()
 preflight=() preflight_reasons=()
 
@@ -421,6 +429,15 @@ run_sample() {
             return $rc
         fi
     fi
+    if [ -n "${residencies[$variant]:-}" ]; then
+        command=${residencies[$variant]}
+        run "$command" > residency.txt
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail_variant "$variant" "the residency witness exited with code $rc" "$command"
+            return $rc
+        fi
+    fi
     if [ -n "${servers[$variant]:-}" ]; then
         server_client "$variant" "${servers[$variant]}" "${commands[$variant]}"
         return
@@ -441,15 +458,51 @@ run_sample() {
 # Move the files sample $2 of variant $1 wrote to names of their own
 keep_outputs() {
     local name
-    for name in "${outputs[@]}" stderr.txt; do
+    for name in "${outputs[@]}" residency.txt stderr.txt; do
         if [ -e "$name" ]; then
             mv -f -- "$name" "${name%.*}-$1-$2.${name##*.}"
         fi
     done
 }
 
+# A file of an earlier sample or run must never pass for this one
+clear_outputs() {
+    local name
+    for name in "${outputs[@]}" residency.txt stderr.txt; do
+        rm -f -- "$name"
+    done
+}
+
+# Round $2 of every variant that has not failed: a counted one ($1 is
+# sample), or a warm-up round ($1 is warmup: its files are kept as
+# <stem>-<variant>-warmup<round><suffix>, which no reader takes for a
+# sample); a failure fails the variant either way
+one_round() {
+    local kind=$1 round=$2 variant rc
+    for variant in "${variants[@]}"; do
+        if skipped "$variant"; then
+            continue
+        fi
+        clear_outputs
+        run_sample "$variant" 2> stderr.txt
+        rc=$?
+        if [ "$kind" = warmup ]; then
+            keep_outputs "$variant" "warmup$round"
+            if [ $rc -eq 0 ]; then
+                record warmup "$variant: $round"
+            fi
+        else
+            keep_outputs "$variant" "$round"
+            if [ $rc -eq 0 ]; then
+                record sample "$variant: $round scratch_bytes=$(scratch_bytes)"
+            fi
+        fi
+        empty_scratch
+    done
+}
+
 rounds_run() {
-    local variant sample rc name
+    local variant sample name
     failed=" "
     unsupported=" "
     preflight_checks
@@ -474,23 +527,11 @@ rounds_run() {
     if [ ${#servers[@]} -gt 0 ]; then
         record placement "server $server_node, client $client_node, address $server_addr"
     fi
+    for sample in $(seq 1 "$warmup_rounds"); do
+        one_round warmup "$sample"
+    done
     for sample in $(seq 1 "$samples"); do
-        for variant in "${variants[@]}"; do
-            if skipped "$variant"; then
-                continue
-            fi
-            # A file of an earlier sample or run must never pass for this one
-            for name in "${outputs[@]}" stderr.txt; do
-                rm -f -- "$name"
-            done
-            run_sample "$variant" 2> stderr.txt
-            rc=$?
-            keep_outputs "$variant" "$sample"
-            if [ $rc -eq 0 ]; then
-                record sample "$variant: $sample scratch_bytes=$(scratch_bytes)"
-            fi
-            empty_scratch
-        done
+        one_round sample "$sample"
     done
     record end "$(date +%s.%N)"
 }

@@ -41,6 +41,7 @@ BEFORE = (
     ('address_suffix', 'literal', ''),
     ('job_nodes_command', 'literal', ''),
     ('samples', 'literal', None),
+    ('warmup_rounds', 'literal', 0),
     ('stdout_file', 'literal', ''),
     ('witness_tool', 'literal', ''),
     ('service', 'literal', ''),
@@ -58,6 +59,7 @@ BETWEEN = (
     ('commands', 'by_variant', None),
     ('servers', 'by_variant', {}),
     ('prepares', 'by_variant', {}),
+    ('residencies', 'by_variant', {}),
     ('witnesses', 'by_variant', {}),
     ('darshans', 'by_variant', {}),
     ('probes', 'by_variant', {}),
@@ -146,6 +148,7 @@ def inputs_of(rounds):
                       ('commands', rounds.variant_command),
                       ('servers', rounds.server_command),
                       ('prepares', rounds.prepare_command),
+                      ('residencies', rounds.residency_command),
                       ('witnesses', rounds.witness_command),
                       ('darshans', rounds.darshan_command))}
     return {
@@ -160,6 +163,7 @@ def inputs_of(rounds):
         'address_suffix': rounds.address_suffix(),
         'job_nodes_command': rounds.job_nodes_command(required=False),
         'samples': rounds.samples,
+        'warmup_rounds': rounds.warmup_rounds,
         'stdout_file': rounds.stdout_file or '',
         'witness_tool': rounds.witness_tool or '',
         'service': service[0], 'service_stop': service[1],
@@ -176,7 +180,7 @@ def inputs_of(rounds):
                    for variant, found in probes.items() if found},
         'probe_reasons': {variant: found[1]
                           for variant, found in probes.items() if found},
-        'facts': rounds.facts(),
+        'facts': rounds.recorded_facts(),
         'preflight': checks,
         'preflight_reasons': reasons,
     }

@@ -10,10 +10,10 @@ validated), then what the tool's subclass judges of them
 
 import reframe as rfm
 import reframe.utility.sanity as sn
-from reframe.core.builtins import run_after, sanity_function
+from reframe.core.builtins import run_after, sanity_function, variable
 from reframe.core.exceptions import SanityError
 
-from microbench.suite import limits, witnessed
+from microbench.suite import coldstart, limits, memory, witnessed
 from microbench.suite.output import OutputError
 from microbench.suite.recorded import Recorded, copy_shared
 from microbench.suite.stats import Samples
@@ -52,6 +52,16 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
     #: figure name -> the partition limit it must respect
     #: (:data:`microbench.suite.limits.LIMITS`)
     limits = {}
+
+    #: The least data over a node's memory a read that claims storage
+    #: should touch: MLPerf Storage's 5; a read below it says so in its
+    #: note, and one whose data the node's memory could hold says that
+    #: too (:mod:`microbench.suite.memory`).  Notes only: no figure is
+    #: demoted for its ratio.
+    #:
+    #: :type: :class:`float`
+    #: :default: ``5.0``
+    memory_floor = variable(float, value=5.0)
 
     valid_systems = ['*']
     valid_prog_environs = ['*']
@@ -129,7 +139,7 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
         ``seen`` (the note says so, and ``consequence``); if it already is
         one, the note adds what the witness saw.'''
         if name in self.cached:
-            self.note += f'; {seen}'
+            self.note = '; '.join(filter(None, [self.note, seen]))
         else:
             self.note = f'{seen}: {consequence}'
             self.demote_to_cache(name)
@@ -144,6 +154,13 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
         '''What the tool's checks conclude from the runs (and the variant's
         records): cache figures, notes, witnesses; raise
         :class:`SanityError` where the variant's claim does not hold.'''
+
+    def data_touched(self, runs):
+        '''``{figure: Touched}`` of every storage figure of ``runs``: the
+        bytes of the files it touched on a node, and whether it reads
+        them (:func:`microbench.suite.memory.touched`); by default none.
+        Called after :meth:`judge`.'''
+        return {}
 
     def per_node(self, limit):
         '''Whether ``limit`` bounds one node: a storage figure of a job
@@ -208,6 +225,7 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
             raise SanityError(f'{self.display_name}: {err}') from None
 
         witnessed.judge(self, recs)
+        memory.judge(self, self.data_touched(runs))
 
         self.check_limits()
         self.record_shares()
@@ -219,4 +237,9 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
             for name, samples in self.figures.items()
             if medians[name] in self.perf_variables
         )
+        cold = coldstart.flags({medians[name]: samples
+                                for name, samples in self.figures.items()
+                                if medians[name] in self.perf_variables})
+        self.cold_start = coldstart.record(cold)
+        self.note = '; '.join(filter(None, [self.note, coldstart.note(cold)]))
         return True

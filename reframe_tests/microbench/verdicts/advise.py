@@ -17,6 +17,13 @@ each of the 3 past the midpoint.  The advisor gives the least ``n`` that
 makes a 25 % drop so; where the between-night spread alone is too large,
 no ``n`` does: more samples buy nothing (more nights, or a quieter
 machine, do).
+
+A figure whose round 1 lay outside its other rounds (the cold-start
+witness, microbench/suite/coldstart.py) on at least half its nights with
+3 samples or more has a cold start, not noise: the advice says to run a
+warm-up round (``-S warmup_rounds=1``), or, where it ran one already,
+that the cause is not the first round alone.  Flagged on fewer nights, it
+says how many: noise at a large spread flags a night now and then.
 '''
 
 import functools
@@ -105,11 +112,35 @@ def advice(frame, judged=None):
     for key, mine in keyed.items():
         within, between, nights, per = spreads(mine)
         n = needed(within, between, judged)
+        cold = cold_start(mine)
         rows.append({**dict(zip(history.KEY, key)), 'nights': nights,
                      'samples_now': per, 'within_pct': 100 * within,
                      'between_pct': 100 * between, 'needed': n,
-                     'advice': _say(n, per, nights)})
+                     'cold_start': cold,
+                     'advice': '; '.join(filter(None, [_say(n, per, nights),
+                                                       cold]))})
     return pd.DataFrame(rows)
+
+
+def cold_start(rows):
+    '''What to do of one figure's cold first rounds, from its ``rows`` of
+    :func:`history.nights`: '' where none of its nights with 3 samples or
+    more was flagged.'''
+    judged = rows[rows['n'] >= 3]
+    flagged = judged[judged[figures.COLD_START] != '']
+    if flagged.empty:
+        return ''
+    said = (f'round 1 cold on {len(flagged)} of {len(judged)} nights '
+            f'(last: {flagged[figures.COLD_START].iloc[-1]})')
+    if 2 * len(flagged) < len(judged):
+        return f'{said}: now and then, as noise at this spread can'
+    warmup = int(judged[figures.WARMUP].iloc[-1])
+    if warmup:
+        return (f'{said} even after {warmup} warm-up round(s): the cause '
+                f'is not the first round alone (look at the samples)')
+    return (f'{said}: run a warm-up round, -S warmup_rounds=1, or find '
+            f'what round 1 pays (file system allocation, first touch of '
+            f'buffers, connection setup)')
 
 
 def _say(n, per, nights):

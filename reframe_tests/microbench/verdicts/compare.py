@@ -86,6 +86,10 @@ def text(doc, about, extra):
     for row in rows:
         if row['verdict'] != 'unchanged' or row.get('ack'):
             lines.append(f'{row["label"]}: {_figure(row)}: {row["why"]}')
+    for row in rows:
+        if row['cold_start']:
+            lines.append(f'cold start: {_figure(row)}: {row["cold_start"]} '
+                         f'(microbench advise says what to do)')
     if doc['events']:
         new = sum(event['new'] for event in doc['events'])
         lines += ['', f'{len(doc["events"])} event(s), {new} new tonight '

@@ -5,9 +5,10 @@ The report, the weather page, the export and the confirmation rerun read
 a night's verdicts from this file; each reads it with :func:`read`, which
 validates it whole and says in one line what is wrong (an older or newer
 version, a member missing or of the wrong type), never a traceback.  The
-document (``VERSION`` 2; version 1 had no ``format`` member)::
+document (``VERSION`` 3; version 2 had no ``cold_start`` member of a
+figure, version 1 no ``format`` member)::
 
-    format: "microbench compare"     version: 2
+    format: "microbench compare"     version: 3
     kind: "nightly" (compare --last) or "pre-post" (compare BEFORE AFTER)
     session: the session judged: tonight's nightly run; the latest of the
         after side
@@ -23,8 +24,10 @@ document (``VERSION`` 2; version 1 had no ``format`` member)::
         since_date, change_points[], ack (the acknowledgement in force, or
         null), verdict_unacknowledged, event (its fingerprint, or null),
         role (root, downstream, member, or null), downstream_of ({limit,
-        change_pct} or null), confirmation (or null), and the figure's
-        limit (limit_name, limit_value, share_of_limit)
+        change_pct} or null), confirmation (or null), the figure's
+        limit (limit_name, limit_value, share_of_limit), and cold_start:
+        ``round 1 x2.4 slower`` where the latest run's round 1 lay outside
+        its other rounds, else '' (microbench/suite/coldstart.py)
     events[]: what began on one night in one partition (:mod:`.events`)
     change_points[]: every figure's change points, flat
     differences: {field: {before, after}} of what ran
@@ -42,7 +45,7 @@ import os
 import numpy as np
 
 FORMAT = 'microbench compare'
-VERSION = 2
+VERSION = 3
 
 KINDS = ('nightly', 'pre-post')
 
@@ -64,7 +67,8 @@ FIGURE = {'system': 'str', 'partition': 'str', 'environ': 'str',
           'p': 'num', 'since_session': 'str?', 'since_date': 'str?',
           'change_points': 'list', 'ack': 'dict?',
           'verdict_unacknowledged': 'str', 'event': 'str?', 'role': 'str?',
-          'downstream_of': 'dict?', 'confirmation': 'dict?'}
+          'downstream_of': 'dict?', 'confirmation': 'dict?',
+          'cold_start': 'str'}
 
 POINT = {'session': 'str', 'date': 'str?', 'mean_before': 'num',
          'mean_after': 'num', 'change_pct': 'num', 'p': 'num',

@@ -25,6 +25,18 @@ CONTEXT = list(fields.CONTEXT)
 #: share of it, in % (microbench/components.py; empty where none)
 LIMIT = ['limit_name', 'limit_value', 'share_of_limit']
 
+#: Whether the figure's round 1 lay outside its other rounds (``round 1
+#: x2.4 slower``; empty if not, or not judged: microbench/suite/coldstart.py)
+COLD_START = 'cold_start'
+
+#: The leading rounds run and not counted before the samples
+WARMUP = 'warmup_rounds'
+
+#: The data a storage figure touched on a node over the node's memory
+#: (``0.05x memory, 0.2x client cache``; empty where none:
+#: microbench/suite/memory.py)
+MEMORY = 'data_to_memory'
+
 #: What identifies a figure across sessions
 KEY = ['system', 'partition', 'environ', 'check', 'variant', 'figure']
 
@@ -35,7 +47,7 @@ CONFIRMS = 'confirms'
 COLUMNS = ['session', 'start', 'tag', CONFIRMS, 'system', 'partition',
            'environ', 'check', 'variant', 'measures', 'figure', 'value',
            'unit', 'ref', 'lower', 'upper', 'result', 'samples', *CONTEXT,
-           *LIMIT]
+           *LIMIT, COLD_START, WARMUP, MEMORY]
 
 
 def fmt(value):
@@ -65,6 +77,22 @@ def _pairs(text):
                 for item in filter(None, (text or '').split(';')))
 
 
+def cold_starts(text):
+    '''``{figure: words}`` of a ``cold_start`` record, ``<figure>: round 1
+    x2.4 slower`` joined by ``;``.'''
+    pairs = (item.partition(': ') for item in (text or '').split(';'))
+    return {name.strip(): words.strip() for name, _, words in pairs
+            if name.strip() and words.strip()}
+
+
+def _count(value):
+    '''A count a record holds (0 where it has none: an older record).'''
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
 def _number(text):
     try:
         return float(text)
@@ -88,6 +116,7 @@ def _rows(session):
                 continue
 
             samples = parse_samples(case.get('figure_samples'))
+            cold = cold_starts(case.get(COLD_START))
             for key, (value, ref, lower, upper, unit, *result) in \
                     values.items():
                 if value is None:
@@ -103,7 +132,9 @@ def _rows(session):
                        result[0] if result else None,
                        samples.get(figure, ()),
                        *(str(case.get(f, '')) for f in CONTEXT),
-                       *_limit(case, figure)]
+                       *_limit(case, figure), cold.get(figure, ''),
+                       _count(case.get(WARMUP)),
+                       _pairs(case.get(MEMORY)).get(figure, '')]
 
 
 def frame(found, sort=True):

@@ -22,7 +22,7 @@ KEY = figures.KEY
 #: The columns of a table of nights: one row per figure and session
 COLUMNS = ['session', 'start', 'when', 'tag', *KEY, 'unit', 'measures',
            'night', 'n', 'log_sd', 'ref', 'lower', 'upper', 'samples',
-           *figures.CONTEXT]
+           *figures.CONTEXT, figures.COLD_START, figures.WARMUP]
 
 
 def _summaries(samples, values):

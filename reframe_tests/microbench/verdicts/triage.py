@@ -152,16 +152,17 @@ def _restarted(rows, night):
 def with_limits(rows, frame):
     '''The :data:`figures.LIMIT` members of each figure's latest row in
     ``frame`` set in ``rows`` (dicts): the limit in force when it was
-    measured and its share of it.'''
+    measured and its share of it; and its :data:`figures.COLD_START`.'''
     latest = (frame.sort_values('start', kind='stable')
               .drop_duplicates(figures.KEY, keep='last')
-              .set_index(figures.KEY)[figures.LIMIT])
+              .set_index(figures.KEY)[[*figures.LIMIT, figures.COLD_START]])
     found = latest.to_dict('index')
     for row in rows:
         limit = found.get(tuple(row[k] for k in figures.KEY), {})
         for name in figures.LIMIT:
             row[name] = limit.get(name, '' if name == 'limit_name'
                                   else math.nan)
+        row[figures.COLD_START] = limit.get(figures.COLD_START, '')
     return rows
 
 

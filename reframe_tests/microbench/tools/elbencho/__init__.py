@@ -3,7 +3,7 @@
 
 from microbench.tools.elbencho.output import (  # noqa: F401
     ERRORS, MOMENTS, PHASES, ElbenchoRun, Moment, command_argv,
-    direct_witness, parse)
+    data_bytes, direct_witness, parse)
 from microbench.tools.elbencho.console import (  # noqa: F401
     check_console, read_sample)
 from microbench.tools.elbencho.checks import (  # noqa: F401

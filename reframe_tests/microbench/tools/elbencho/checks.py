@@ -12,13 +12,14 @@ runs directly.
 from reframe.core.builtins import run_after, variable
 from reframe.core.exceptions import SanityError
 
-from microbench.suite import launchers
+from microbench.suite import launchers, memory
 from microbench.suite.rounds import SCRATCH, Rounds
 from microbench.units import size_bytes
 from microbench.suite.variant import VariantCheck
 from microbench.suite.witnessed import Witnessed
 from microbench.tools.elbencho.console import read_sample
-from microbench.tools.elbencho.output import ERRORS, PHASES, direct_witness
+from microbench.tools.elbencho.output import (ERRORS, PHASES, data_bytes,
+                                              direct_witness)
 
 
 class ElbenchoRounds(Witnessed, Rounds):
@@ -90,6 +91,9 @@ class ElbenchoRounds(Witnessed, Rounds):
 
     def service_mode(self):
         return self.flavour() != 'local' and self.num_nodes > 1
+
+    def memory_nodes(self):
+        return self.num_nodes if self.service_mode() else 1
 
     def variant_options(self, variant):
         '''elbencho options of ``variant``.'''
@@ -180,6 +184,11 @@ class ElbenchoVariantCheck(VariantCheck):
         self.cached.update(self.cache_figures())
         self.measures = 'page cache' if self.cached else 'storage'
         self.nodes = runs[0].hosts
+
+    def data_touched(self, runs):
+        return {phase: memory.touched([data_bytes(run) for run in runs],
+                                      self.nodes, phase == 'read')
+                for phase in ('write', 'read')}
 
     def judge_darshan(self, frame, logs):
         size = size_bytes(self.rounds.file_size)

@@ -194,6 +194,20 @@ def _check_asked(config, block_size, file_size, threads, hosts, direct):
                           f'({"--direct" if direct else "no --direct"})')
 
 
+def file_bytes(config):
+    '''The bytes of the files of a run's configuration: every path's
+    size, once for every host where the hosts do not share the paths.'''
+    shared = config.get('shared_service_paths', 'true') != 'false'
+    return (_integer(config, 'file_size') * _integer(config, 'paths')
+            * (1 if shared else _integer(config, 'hosts')))
+
+
+def data_bytes(run):
+    '''The bytes of the files ``run`` wrote and read, all hosts: every
+    phase moves its files whole once (:func:`_check_moved`).'''
+    return file_bytes(run.config)
+
+
 def _check_moved(config, moments):
     '''Raise unless the last thread done of every phase moved the whole
     file (or files): a time limit or a loop moves less, or more.'''
@@ -203,9 +217,7 @@ def _check_moved(config, moments):
                           f'{config["path_type"]!r}, not of files: another '
                           f'command')
 
-    shared = config.get('shared_service_paths', 'true') != 'false'
-    size = (_integer(config, 'file_size') * _integer(config, 'paths')
-            * (1 if shared else _integer(config, 'hosts')))
+    size = file_bytes(config)
     for name, found in moments.items():
         moved = found['last_done'].moved
         if moved != size:

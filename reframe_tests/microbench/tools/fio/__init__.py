@@ -2,6 +2,7 @@
 (:mod:`.checks`).'''
 
 from microbench.tools.fio.output import (  # noqa: F401
-    ERRORS, UNPRINTED, FioRun, command, parse, read_sample, rejects_odirect)
+    ERRORS, UNPRINTED, FioRun, command, data_bytes, parse, read_sample,
+    rejects_odirect)
 from microbench.tools.fio.checks import (  # noqa: F401
     FioLogRounds, FioRounds, FioVariantCheck)

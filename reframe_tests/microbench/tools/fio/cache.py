@@ -24,13 +24,10 @@ RWF_ATOMIC, or ignore it) and a kernel and file system that take the flag
 saying so, where either is older.
 '''
 
-import collections
-import re
-
 from reframe.core.exceptions import SanityError
 
 from microbench import knobs
-from microbench.suite.output import OutputError, lines, number, once
+from microbench.suite.residency import fincore_command, parse_fincore
 from microbench.suite.rounds import SCRATCH
 from microbench.tools.fio.checks import FioRounds, FioVariantCheck
 from microbench.tools.fio.output import command, parse
@@ -45,86 +42,6 @@ UNCACHED = ('direct', 'both')
 
 #: Variants that ask the kernel to drop their pages once written back
 DROPPED = ('dontcache',)
-
-#: What fincore says of the files: bytes resident, bytes, files
-Resident = collections.namedtuple('Resident', 'resident size files')
-
-_FILES = re.compile(r'^files (\S+)$')
-
-
-def fincore_command(scratch=SCRATCH):
-    '''The resident bytes and pages and the size of every file below
-    ``scratch``, then how many files fincore listed (``files N``: a cut or
-    edited output does not add up).'''
-    return (f'find {scratch} -type f -exec fincore --bytes --noheadings '
-            f'--raw --output RES,PAGES,SIZE,FILE {{}} + | '
-            f"awk '{{print}} END {{print \"files\", NR}}'")
-
-
-def _row(row):
-    '''(file, resident bytes, bytes) of one fincore row, held to its
-    pages: whole pages of one size are resident.'''
-    fields = row.split(' ', 3)
-    if len(fields) != 4:
-        raise OutputError(f'{row[:60]!r} is not fincore\'s "RES PAGES SIZE '
-                          f'FILE"')
-
-    name = fields[3]
-    resident, pages = (number(value, f'fincore\'s {what} of {name}',
-                              positive=False, integer=True)
-                       for value, what in zip(fields, ('RES', 'PAGES')))
-    size = number(fields[2], f'fincore\'s SIZE of {name}', integer=True)
-    if bool(resident) != bool(pages) or (pages and resident % pages):
-        raise OutputError(f'fincore says {resident} bytes in {pages} pages '
-                          f'of {name}: not whole pages')
-
-    # Whole pages are resident: at most a page more than the file holds
-    if pages and resident > size + resident // pages:
-        raise OutputError(f'fincore says {resident} bytes of the '
-                          f'{size}-byte {name} are resident')
-
-    return name, resident, size, (resident // pages if pages else None)
-
-
-def parse_fincore(text):
-    ''':class:`Resident` of what :func:`fincore_command` printed.
-
-    :raises OutputError: no file, a file twice, a number that is not one,
-        resident bytes that are not whole pages of one size or more than
-        the file holds, or a count that does not add up.
-    '''
-    rows = lines(text)
-    counted = once([m for m in map(_FILES.match, rows) if m],
-                   '"files" line')
-    if rows[-1] != counted.group():
-        raise OutputError('the "files" line is not the last: the output '
-                          'was edited')
-
-    files, page_sizes = {}, set()
-    for row in rows[:-1]:
-        name, resident, size, page = _row(row)
-        if name in files:
-            raise OutputError(f'fincore lists {name} twice')
-
-        files[name] = (resident, size)
-        if page:
-            page_sizes.add(page)
-
-    if len(page_sizes) > 1:
-        raise OutputError(f'fincore\'s pages are of sizes {page_sizes}: '
-                          f'not one page cache\'s')
-
-    if not files:
-        raise OutputError('fincore listed no file')
-
-    if number(counted[1], 'the files fincore listed', integer=True) != len(
-            files):
-        raise OutputError(f'{counted[1]} files counted, {len(files)} '
-                          f'listed: the output is cut or edited')
-
-    return Resident(sum(r for r, _ in files.values()),
-                    sum(s for _, s in files.values()), len(files))
-
 
 class CacheFlagsRounds(FioRounds):
     '''fio runs under each set of write flags, with the page cache's share

@@ -5,13 +5,13 @@ from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
 from microbench import knobs
-from microbench.suite import darshan, records, samples, strace
+from microbench.suite import darshan, memory, records, samples, strace
 from microbench.suite.rounds import SCRATCH, Rounds
 from microbench.suite.stats import Samples
 from microbench.units import size_bytes
 from microbench.suite.variant import VariantCheck
 from microbench.suite.witnessed import Witnessed
-from microbench.tools.fio.output import (ERRORS, command, parse,
+from microbench.tools.fio.output import (ERRORS, command, data_bytes, parse,
                                          read_sample, rejects_odirect)
 
 
@@ -226,6 +226,11 @@ class FioVariantCheck(VariantCheck):
         self.scalars['overwrite_factor'] = overwrite.median
         self._check_overwrite(overwrite)
         self._check_witness(recs)
+
+    def data_touched(self, runs):
+        options = self.rounds.fio_options(self.variant)
+        return {'write': memory.touched(
+            [data_bytes(run, options) for run in runs], 1, False)}
 
     def _check_overwrite(self, overwrite):
         if self.variant in self.rounds.overwrite_variants:

@@ -15,10 +15,11 @@ random ones (:data:`microbench.components.LIMITS` names each limit).
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
+from microbench.suite import memory, residency, samples
 from microbench.suite.rounds import SCRATCH
 from microbench.suite.variant import VariantCheck
 from microbench.tools.fio.checks import NEW_OFFSETS, FioRounds
-from microbench.tools.fio.output import command
+from microbench.tools.fio.output import command, data_bytes
 from microbench.units import size_bytes
 
 #: variant -> (direction, fio options of its shape, what prepares its files)
@@ -118,6 +119,14 @@ class LimitsRounds(FioRounds):
         read = {**options, 'rw': 'read', 'invalidate': 0}
         return f'{write} && {self.launch(*command(self.fio, read))}'
 
+    def residency_command(self, variant):
+        # What of the files a read sample reads the page cache holds, after
+        # the preparation (microbench.suite.residency)
+        if SHAPES[variant][0] != 'read':
+            return None
+
+        return residency.command(self.launch(), self.stagedir)
+
     def reader_args(self, variant):
         return (SHAPES[variant][0], self.fio_options(variant))
 
@@ -148,9 +157,32 @@ class LimitsVariantCheck(VariantCheck):
         rounds = self.rounds
         self.measures = ('page cache' if self.variant
                          in rounds.page_cache_variants else 'storage')
+        if SHAPES[self.variant][0] == 'read':
+            self.judge_residency()
+
         seconds = min(run.run.runtime_ms[SHAPES[self.variant][0]]
                       for run in runs) / 1000
         if seconds < 0.9 * rounds.runtime_s:
             raise SanityError(f'a sample ran {seconds:.3g} s of its '
                               f'{rounds.runtime_s} s runtime: not a '
                               f'sustained limit')
+
+    def data_touched(self, runs):
+        if self.measures != 'storage':
+            return {}
+        direction = SHAPES[self.variant][0]
+        options = self.rounds.fio_options(self.variant)
+        return {self.figure_key(): memory.touched(
+            [data_bytes(run.run, options, direction) for run in runs], 1,
+            direction == 'read')}
+
+    def judge_residency(self):
+        '''Record what the page cache held of every read sample's files
+        before it: an O_DIRECT read is storage whatever it held; the
+        page cache's limit says where its files were not resident.'''
+        rounds = self.rounds
+        found = residency.per_sample(rounds.stagedir, self.variant,
+                                     rounds.samples, samples.kept_name)
+        direct = bool(rounds.fio_options(self.variant)['direct'])
+        residency.judge(self, self.figure_specs()[0][0], found, direct,
+                        by_design=self.measures == 'page cache')

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from microbench.suite import output
 from microbench.suite.output import OutputError, member, number
-from microbench.units import MIB
+from microbench.units import MIB, size_bytes
 
 
 #: What fio prints when the file system rejects O_DIRECT (EINVAL on open)
@@ -181,6 +181,20 @@ def parse(text, direction='write', asked=None):
 
     return FioRun(version, tuple(n for n, _, _ in found),
                   {direction: io_bytes}, {direction: runtime_ms}, notes)
+
+
+def data_bytes(run, options, direction='write'):
+    '''The bytes of the files ``run`` touched in ``direction``, asked
+    ``options``: every job's ``size`` (one file for all where they name
+    one ``filename``), or what it moved where that is less (a time-based
+    run moves its files again and again: they stay that big).'''
+    moved = run.io_bytes[direction]
+    try:
+        size = size_bytes(options['size'])
+    except (KeyError, ValueError):
+        return moved        # no size, or a share of a device's: fio's own
+    jobs = 1 if 'filename' in options else int(options.get('numjobs', 1))
+    return min(moved, size * jobs)
 
 
 def read_sample(sample, direction='write', asked=None):

@@ -24,13 +24,13 @@ from reframe.core.builtins import run_before, variable
 from reframe.core.exceptions import SanityError
 
 from microbench import knobs
-from microbench.suite import cpu, records
+from microbench.suite import cpu, memory, records
 from microbench.suite.output import OutputError, lines, member, number
 from microbench.suite.output import load_json
 from microbench.suite.rounds import SCRATCH
 from microbench.suite.variant import VariantCheck
 from microbench.tools.fio.checks import NEW_OFFSETS, FioRounds
-from microbench.tools.fio.output import ERRORS, command, parse
+from microbench.tools.fio.output import ERRORS, command, data_bytes, parse
 from microbench.units import size_bytes
 
 #: The shell helper every sample and witness runs under
@@ -281,6 +281,12 @@ class PollingVariantCheck(VariantCheck):
                               f'{rounds.runtime_s} s runtime: not sustained')
 
         self.witness = self.judge_threads()
+
+    def data_touched(self, runs):
+        options = self.rounds.fio_options(self.variant)
+        return {'read': memory.touched(
+            [data_bytes(run.run, options, 'read') for run in runs], 1,
+            True)}
 
     def judge_threads(self):
         '''What the witness saw of the polling threads, held to the

@@ -4,7 +4,7 @@
 
 from microbench.tools.ior.output import (  # noqa: F401
     ERRORS, PHASES, WARNINGS, IorAsked, IorRun, IorStdout, check_stdout,
-    parse_stdout, parse_summary, read_sample, unsustained)
+    data_bytes, parse_stdout, parse_summary, read_sample, unsustained)
 from microbench.tools.ior.command import (  # noqa: F401
     DEFENCES, FSYNC, REORDER, IorCommand, asked_of, build, shape_options)
 from microbench.tools.ior.checks import (  # noqa: F401

@@ -8,13 +8,15 @@ of every sample is told was asked (:meth:`IorRounds.reader_args`).
 from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
-from microbench.suite import darshan, mpi, where
+from microbench.suite import darshan, dxt, memory, mpi, where
+from microbench.suite import residency as suite_residency
 from microbench.suite.mpi import MpiRounds
 from microbench.suite.output import OutputError
 from microbench.suite.variant import VariantCheck
 from microbench.suite.witnessed import OFF, Witnessed
-from microbench.tools.ior import command
-from microbench.tools.ior.output import (ERRORS, WARNINGS, read_sample,
+from microbench.tools.ior import command, reread, residency
+from microbench.tools.ior.output import (ERRORS, WARNINGS, data_bytes,
+                                         read_sample, read_sequence,
                                          unsustained)
 
 
@@ -44,7 +46,7 @@ class IorRounds(Witnessed, MpiRounds):
     reader = staticmethod(read_sample)
     bindir = 'ior_bindir'
     programs = ('ior',)
-    stdout_file = 'ior.out'
+    stdout_file = command.STDOUT_FILE
     output_files = (command.SUMMARY_FILE,)
     errors = ERRORS
     warnings = WARNINGS
@@ -115,44 +117,80 @@ class IorRounds(Witnessed, MpiRounds):
         spread them; by default none.'''
         return ()
 
-    def ior_command(self, variant, deadline_s=None, summary=True):
-        '''The IOR command of ``variant`` (:class:`.command.IorCommand`):
-        a sample's (stonewalled after ``deadline_s``, by default
-        :attr:`deadline_s`) or, without ``summary``, a witness's.'''
+    def ior_commands(self, variant, deadline_s=None, summary=True):
+        '''The IOR commands of ``variant``, in order
+        (:class:`.command.IorCommand`): a sample's (stonewalled after
+        ``deadline_s``, by default :attr:`deadline_s`) or, without
+        ``summary``, a witness's.  One command, but three for IO500's read
+        after read (:func:`.command.build_reread`).'''
         shape, defence, nodes, per_node = self.point(variant)
-        return command.build(
+        deadline_s = self.deadline_s if deadline_s is None else deadline_s
+        if defence == command.REREAD_DEFENCE:
+            return command.build_reread(
+                self.ior(), self.shape_options(shape), deadline_s, nodes,
+                per_node, summary, self.buffer_options(variant))
+
+        return (command.build(
             self.ior(), self.shape_options(shape),
-            self.defence_options(defence),
-            self.deadline_s if deadline_s is None else deadline_s,
-            nodes, per_node, summary, self.buffer_options(variant))
+            self.defence_options(defence), deadline_s,
+            nodes, per_node, summary, self.buffer_options(variant)),)
+
+    def ior_command(self, variant, deadline_s=None, summary=True):
+        '''The IOR command of ``variant`` whose read it is about: its one
+        command, or the last read of a sequence (:meth:`ior_commands`).'''
+        return self.ior_commands(variant, deadline_s, summary)[-1]
+
+    def launched_commands(self, variant, commands, *preload):
+        '''``commands`` of ``variant`` as its ranks run them, one after
+        the other while each succeeds, each run's standard output to its
+        own file where it names one.'''
+        return ' && '.join(
+            self.ranks(*self.launch_options(variant), *preload, *run.argv,
+                       nodes=run.nodes, per_node=run.tasks_per_node)
+            + (f' > {run.stdout}' if run.stdout else '')
+            for run in commands)
 
     def variant_command(self, variant):
-        run = self.ior_command(variant)
-        return self.ranks(*self.launch_options(variant), *run.argv,
-                          nodes=run.nodes, per_node=run.tasks_per_node)
+        return self.launched_commands(variant, self.ior_commands(variant))
+
+    def witness_command(self, variant):
+        # The residency witness (:mod:`.residency`): IOR's phases split,
+        # fincore on every reading node between them; before the last read
+        # of a sequence (:mod:`.reread`)
+        runs = self.ior_commands(variant, self.witness_deadline_s,
+                                 summary=False)
+        if len(runs) > 1:
+            return reread.residency_witness(self, variant, runs)
+
+        return residency.witness_command(self, variant, runs[0])
 
     def darshan_argv(self, variant, preload):
-        run = self.ior_command(variant, self.witness_deadline_s,
-                               summary=False)
-        return self.ranks(*self.launch_options(variant), *preload,
-                          *run.argv, nodes=run.nodes,
-                          per_node=run.tasks_per_node)
+        return self.launched_commands(
+            variant, self.ior_commands(variant, self.witness_deadline_s,
+                                       summary=False), *preload)
 
     def reader_args(self, variant):
         asked = self.ior_command(variant).asked
         return asked.phases, asked
 
+    def read_sample(self, sample):
+        runs = self.ior_commands(sample.variant)
+        if len(runs) > 1:
+            return read_sequence(sample, runs)
+
+        return super().read_sample(sample)
+
     def reads_other_nodes(self, variant):
         '''Whether ``variant``'s read relies on reading what another node
         wrote (IOR -C).'''
-        return self.ior_command(variant).asked.reorder
+        return any(run.asked.reorder for run in self.ior_commands(variant))
 
 
 def judge_witness(rounds, variant, frame, logs):
     '''Hold the Darshan witness of ``variant`` of IOR ``rounds`` to what
     its command asked: every access the transfer size, every writing rank
     fsynced where ``-e`` was asked.  Return (what it saw of the reads,
-    ``{origin: bytes read}``, :func:`microbench.suite.darshan.read_origins`).
+    ``{origin: bytes read}``, :func:`microbench.suite.dxt.read_origins`).
 
     :raises SanityError: where a claim does not hold.
     :raises OutputError: where the witness read nothing.
@@ -171,7 +209,7 @@ def judge_witness(rounds, variant, frame, logs):
             raise SanityError(f'fsync (-e) asked, but Darshan saw no '
                               f'fsync by ranks {unsynced}')
 
-    origins = darshan.read_origins(logs, rounds.scratch)
+    origins = dxt.read_origins(logs, rounds.scratch)
     read = sum(origins.values())
     if not read:
         raise OutputError('Darshan saw no byte read')
@@ -242,17 +280,48 @@ class IorVariantCheck(VariantCheck):
         self.nodes = runs[0].nodes
         self.cached.update(self.cache_figures())
         shared = mpi.shared_cache(self.rounds, self.nodes, runs[0].tasks)
-        if self.reads_other_nodes() and shared and 'read' not in self.cached:
-            self.note = (f'{shared}: a task reordering (-C) reads back what '
-                         f'the same kernel wrote, from its page cache, so '
-                         f'the read figure is a cache figure, not storage')
-            self.demote_to_cache('read')
+        reads = self.read_figures()
+        if self.reads_other_nodes() and shared:
+            for read in reads:
+                if read not in self.cached:
+                    self.note = '; '.join(filter(None, [self.note, (
+                        f'{shared}: a task reordering (-C) reads back what '
+                        f'the same kernel wrote, from its page cache, so '
+                        f'the {read} figure is a cache figure, not '
+                        f'storage')]))
+                    self.demote_to_cache(read)
 
-        self.measures = 'page cache' if 'read' in self.cached else 'storage'
+        self.measures = ('page cache' if self.cached & set(reads)
+                         else 'storage')
+        self.shared_cache = shared
+        self.resident = residency.seen(self.rounds, self.variant, self,
+                                       shared)
+        # The residency witness looks before the last read
+        suite_residency.judge(self, self.rounds.ior_command(
+            self.variant).figure, self.resident,
+            residency.direct(self.asked()))
+
+    def read_figures(self):
+        '''The names of this variant's read figures (``read``; and
+        ``reread`` for IO500's read after read).'''
+        return [name for name, _ in self.figure_specs() if name != 'write']
+
+    def asked(self):
+        return self.rounds.ior_command(self.variant).asked
+
+    def data_touched(self, runs):
+        return {op: memory.touched([data_bytes(run, op) for run in runs],
+                                   self.nodes, op != 'write')
+                for op in runs[0].xsize_mib}
 
     def judge_darshan(self, frame, logs):
         said, origins = judge_witness(self.rounds, self.variant, frame, logs)
         self.darshan_witness += '; ' + said
+        agreement = residency.agreement(self.resident, origins,
+                                        self.asked(), self.shared_cache)
+        if agreement:
+            raise SanityError(agreement)
+
         local = local_share(origins)
         if not self.reads_other_nodes() or not local:
             return

@@ -33,6 +33,18 @@ REORDER = knobs.IOR_REORDER
 #: fsync at the end of each phase, its time counted
 FSYNC = knobs.IOR_FSYNC
 
+#: IO500's read after read, two nodes away (:func:`build_reread`); a
+#: repeated ``-C`` would shift no further in IOR 4.0.0 (described once, in
+#: :mod:`microbench.knobs`)
+REREAD = knobs.IOR_REREAD
+
+#: The cache defence whose sample is IO500's sequence of IOR runs
+#: (:func:`build_reread`), not one run
+REREAD_DEFENCE = 'reread'
+
+#: The least nodes a read two nodes away reads another node's data on
+REREAD_NODES = 3
+
 #: The options of every cache defence but ``memory`` (its share of the
 #: node's memory is a check's variable); IO500's rules are
 #: ``reorder_fsync``
@@ -43,6 +55,19 @@ HARD_TRANSFER = 47008
 
 #: Where a sample's summary goes (``-O summaryFile=...``), kept per sample
 SUMMARY_FILE = 'ior.json'
+
+#: Where the sample's standard output goes (the rounds' ``stdout_file``)
+STDOUT_FILE = 'ior.out'
+
+#: The summary and standard output files of each read of IO500's sequence
+#: (:func:`build_reread`), by run: the write's are the sample's own
+SEQUENCE_FILES = {'read': ('ior-read.json', 'ior-read.out'),
+                  'reread': ('ior-reread.json', 'ior-reread.out')}
+
+#: IOR's count of what the stonewalled write wrote, which the reads of
+#: IO500's sequence read back (``-O stoneWallingStatusFile``; IOR writes
+#: it when its run ends): in the stage directory, not the scratch one
+STATUS_FILE = 'ior-stonewall.txt'
 
 #: The file (or the files' prefix, ``-F``) every IOR run writes and reads,
 #: in the job's private scratch directory
@@ -81,12 +106,18 @@ class IorAsked:
     #: the stonewall (-D, 0: none) and its wear-out
     deadline_s: int
     wear_out: bool
-    #: fsync after each phase (-e), task reordering (-C) and its -Q
+    #: fsync after each phase (-e), task reordering (-C: how often it is
+    #: given, which IOR 4.0.0 counts in reorderTasks but does not shift
+    #: by) and its -Q
     fsync: bool
-    reorder: bool
+    reorder: int
     task_offset: int
     #: whether -M hogs the node's memory
     memory: bool = False
+    #: whether the files are kept (-k), and the stonewall status file
+    #: (-O stoneWallingStatusFile) or ''
+    keep: bool = False
+    status_file: str = ''
     #: IOR 4.0.0's buffer (ior_memory_flags: 0 host, 1 managed, 2 device:
     #: -O allocateBufferOnGPU, --gpuDirect) and whether --gpuDirect was
     #: asked (:mod:`.gpu`)
@@ -105,6 +136,12 @@ class IorCommand:
     nodes: int
     tasks_per_node: int
     asked: IorAsked
+    #: the figure its read is (``read``, ``reread``), the file its
+    #: summary goes to, and the file its standard output goes to (None:
+    #: the sample's, :data:`STDOUT_FILE`)
+    figure: str = 'read'
+    summary: str = None
+    stdout: str = None
 
 
 def build(ior, shape, defence, deadline_s, nodes, tasks_per_node,
@@ -118,17 +155,74 @@ def build(ior, shape, defence, deadline_s, nodes, tasks_per_node,
     argv = (ior, '-w', '-r', '-o', TESTFILE, *shape, '-D', str(deadline_s),
             '-O', 'stoneWallingWearOut=1', *defence, *buffer)
     if summary:
-        argv += ('-O', 'summaryFormat=JSON', '-O',
-                 f'summaryFile={SUMMARY_FILE}')
+        argv += _summary_options(SUMMARY_FILE)
 
     return IorCommand(argv, nodes, tasks_per_node,
-                      asked_of(argv, nodes, tasks_per_node))
+                      asked_of(argv, nodes, tasks_per_node),
+                      summary=SUMMARY_FILE if summary else None)
+
+
+def _summary_options(name):
+    return ('-O', 'summaryFormat=JSON', '-O', f'summaryFile={name}')
+
+
+def build_reread(ior, shape, deadline_s, nodes, tasks_per_node,
+                 summary=True, buffer=()):
+    '''IO500's read after read, as IO500 runs it: three IOR runs of one
+    sample (or, without ``summary``, of a witness), each keeping the files
+    (``-k``) for the next.  The write, stonewalled after ``deadline_s`` s
+    under IO500's rules (``-e``), leaves its count of transfers in
+    :data:`STATUS_FILE`; the read one node away (``-C -Q 1 -e``) reads
+    them back, as IO500's ior-easy-read does, leaving every node's page
+    cache holding its neighbour's data; the second read, two nodes away
+    (:data:`REREAD`), reads them again: storage again only where that is
+    neither the node itself nor its neighbour, on
+    :data:`REREAD_NODES` nodes or more.  IOR writes the status file when
+    its run ends, so the write cannot read back in the same run.  With
+    ``summary`` each run writes its summary and standard output to files
+    of its own (:data:`SEQUENCE_FILES`; the write's are the sample's).'''
+    common = ('-o', TESTFILE, *shape)
+    kept = (*FSYNC, '-k', '-O', f'stoneWallingStatusFile={STATUS_FILE}',
+            *buffer)
+    runs = [('write', (ior, '-w', *common, '-D', str(deadline_s), '-O',
+                       'stoneWallingWearOut=1', *kept),
+             SUMMARY_FILE, None),
+            ('read', (ior, '-r', *common, *REORDER, *kept),
+             *SEQUENCE_FILES['read']),
+            ('reread', (ior, '-r', *common, *REREAD, *kept),
+             *SEQUENCE_FILES['reread'])]
+    commands = []
+    for figure, argv, summary_file, stdout in runs:
+        if summary:
+            argv += _summary_options(summary_file)
+
+        commands.append(IorCommand(
+            argv, nodes, tasks_per_node,
+            asked_of(argv, nodes, tasks_per_node), figure,
+            summary_file if summary else None, stdout if summary else None))
+
+    return tuple(commands)
+
+
+def reread_skipped(nodes):
+    '''Why IO500's read after read cannot be measured on ``nodes`` nodes,
+    or None: two nodes away is the writing node itself on two nodes, and
+    every task's own node on one.'''
+    if nodes >= REREAD_NODES:
+        return None
+
+    where = ('two nodes away is the writing node itself' if nodes == 2
+             else 'every task reads what its own node wrote')
+    return (f'a read two nodes away (-C -Q 2) needs {REREAD_NODES} nodes or '
+            f'more: on {nodes} node{"s" if nodes > 1 else ""} {where}, '
+            f'whose page cache holds it')
 
 
 #: IOR options that take a value, and those that do not, of the commands
 #: the builder writes (and of the real outputs the tests read)
 _VALUED = {'-o', '-t', '-b', '-s', '-D', '-O', '-Q', '-M', '-i'}
-_FLAGS = {'-w', '-r', '-F', '-C', '-e', '--posix.odirect', '--gpuDirect'}
+_FLAGS = {'-w', '-r', '-F', '-C', '-e', '-k', '--posix.odirect',
+          '--gpuDirect'}
 
 
 def asked_of(argv, nodes, tasks_per_node):
@@ -139,10 +233,12 @@ def asked_of(argv, nodes, tasks_per_node):
     '''
     values, flags, extra = {}, set(), {}
     words = list(argv[1:])
+    reorders = 0
     while words:
         word = words.pop(0)
         if word in _FLAGS:
             flags.add(word)
+            reorders += word == '-C'
         elif word in _VALUED and words:
             value = words.pop(0)
             if word == '-O':
@@ -169,9 +265,11 @@ def asked_of(argv, nodes, tasks_per_node):
         deadline_s=int(values.get('-D', 0)),
         wear_out=extra.get('stoneWallingWearOut', '0') == '1',
         fsync='-e' in flags,
-        reorder='-C' in flags,
+        reorder=reorders,
         task_offset=int(values.get('-Q', 1)),
         memory='-M' in values,
+        keep='-k' in flags,
+        status_file=extra.get('stoneWallingStatusFile', ''),
         repetitions=int(values.get('-i', 1)),
         phases=phases or ('write', 'read'),
         gpu_memory=gpu_memory,

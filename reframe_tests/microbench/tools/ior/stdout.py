@@ -6,7 +6,8 @@ its log gets: every process's ``Writing output to <file>`` (IOR reads its
 options before MPI is up, so every rank prints it), a ``stonewalling pairs
 accessed`` line for every phase of every repetition, warnings, and for a
 stonewalled wear-out run, last, ``Pairs deadlineForStonewallingaccessed: N``
-(the ``Finished`` line goes to the summary file).  A run whose standard
+(the ``Finished`` line goes to the summary file; where the command names a
+stonewall status file, N goes there instead).  A run whose standard
 output is gone, cut, padded or failed is not a run to believe.
 '''
 
@@ -121,7 +122,17 @@ def check_stdout(out, run, phases=PHASES):
     if not run.wear_out:
         return
 
-    if out.pairs is None:
+    if run.status_file is not None:
+        # IOR writes the count to the status file instead (IO500's split
+        # runs): a last line saying it is another run's
+        if out.pairs is not None:
+            raise OutputError(f'ior.out ends with "Pairs '
+                              f'deadlineForStonewallingaccessed: '
+                              f'{out.pairs}", which IOR writes to the '
+                              f'status file {run.status_file} the summary\'s '
+                              f'command line names: the outputs are of two '
+                              f'runs')
+    elif out.pairs is None:
         raise OutputError('ior.out ends before IOR\'s last line of a '
                           'stonewalled run, "Pairs '
                           'deadlineForStonewallingaccessed: N": it was cut '
@@ -135,7 +146,8 @@ def check_stdout(out, run, phases=PHASES):
                           f'{wanted}')
 
     first = dict(zip(phases, out.stonewalls))
-    if 'write' in first and first['write'][1] != out.pairs:
+    if (out.pairs is not None and 'write' in first
+            and first['write'][1] != out.pairs):
         raise OutputError(f'ior.out says the write phase accessed '
                           f'{first["write"][1]} pairs but its last line '
                           f'says {out.pairs}')

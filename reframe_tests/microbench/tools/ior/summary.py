@@ -54,6 +54,10 @@ class IorRun:
     stonewall_mib_s: dict = None
     #: the summary file the command line names, or None
     summary_file: str = None
+    #: the stonewall status file it names (-O stoneWallingStatusFile: a
+    #: stonewalled write leaves its count there, not on standard output),
+    #: or None
+    status_file: str = None
 
     @property
     def figures(self):
@@ -158,4 +162,5 @@ def parse_summary(text, phases=PHASES, asked=None):
         xsize_mib={op: xsize for op, (_, _, xsize) in found.items()},
         stonewall_mib_s=stonewall_bw,
         summary_file=summary_file(command),
+        status_file=summary_file(command, 'stoneWallingStatusFile'),
     )

@@ -52,6 +52,7 @@ def _asked_values(asked):
         ('fsync', 'fsync', int(asked.fsync)),
         ('task reordering', 'reorderTasks', int(asked.reorder)),
         ('repetitions', 'repetitions', asked.repetitions),
+        ('kept files (-k)', 'keepFile', int(asked.keep)),
         ('write phase', 'writeFile', int('write' in asked.phases)),
         ('read phase', 'readFile', int('read' in asked.phases)),
     ]
@@ -87,11 +88,12 @@ def check_asked(data, params, entry, tasks, asked):
     _check_command(text_of(data, 'Command line', 'the summary'), asked)
 
 
-def summary_file(command):
-    '''The summary file a command line names, or None.'''
+def summary_file(command, key='summaryFile'):
+    '''The summary file a command line names (or the file of another
+    ``-O`` directive ``key``), or None.'''
     words = _command_words(command)
     for before, word in zip(words, words[1:]):
-        if before == '-O' and word.startswith('summaryFile='):
+        if before == '-O' and word.startswith(f'{key}='):
             return word.split('=', 1)[1]
 
     return None

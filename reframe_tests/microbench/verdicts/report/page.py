@@ -60,6 +60,7 @@ VERDICT_COLUMNS = [
         f'{verdict["nights"]} nights' if verdict.get('nights') else
         f'{verdict.get("sessions_before")} / '
         f'{verdict.get("sessions_after")} sessions')),
+    ('cold start', lambda verdict: verdict.get('cold_start') or '-'),
 ]
 VERDICT_NOTE = ('nightly (compare --last): before is the geometric mean '
                 'of the nights before tonight since their last change '
@@ -69,7 +70,9 @@ VERDICT_NOTE = ('nightly (compare --last): before is the geometric mean '
                 'regression: found tonight (the exit code), degraded: '
                 'found on an earlier night and still in force.  Two sides '
                 'of sessions: the medians of each side\'s session '
-                'summaries, the ratio\'s interval, the sessions a side.  '
+                'summaries, the ratio\'s interval, the sessions a side; '
+                'cold start: round 1 of the latest run outside its other '
+                'rounds (microbench advise says what to do).  '
                 'Under each figure, why it has its verdict')
 
 
@@ -170,6 +173,20 @@ def _advice(advice):
             '</section>']
 
 
+#: The columns of the latest figures
+LATEST_COLUMNS = ['partition', 'check', 'variant', 'figure', 'value', 'unit',
+                  'reference band', 'result', 'cold start', 'data / memory',
+                  'session']
+
+LATEST_NOTE = ('data / memory: the data a storage figure touched on a '
+               'node (its files, not the bytes moved again and again) '
+               'over the node\'s memory, and over the client cache the '
+               'partition declares; a read of less than its node\'s '
+               'memory may be answered by the page cache, and MLPerf '
+               'Storage calls a read a storage read from 5x memory '
+               '(the check\'s note says which)')
+
+
 EVENT_NOTE = ('what began on one night in one partition: one event per '
               'root cause, its members under it (root: a component limit '
               'that changed that night; downstream: a figure judged '
@@ -218,14 +235,20 @@ def _tables(verdicts, latest, advice=None, found=None):
         out += _events(found)
     if advice is not None and len(advice):
         out += _advice(advice)
-    return out + ['<section id="latest"><h2>Latest figures</h2>', _table(
-        ['partition', 'check', 'variant', 'figure', 'value', 'unit',
-         'reference band', 'result', 'session'], [[
-             f'{row["system"]}:{row["partition"]}', row['check'],
+    rows = [[f'{row["system"]}:{row["partition"]}', row['check'],
              row['variant'], row['figure'], row['value'], row['unit'],
              band_text(canvas.band(row)), row['result'],
+             row[figures.COLD_START] or '-', _words(row.get(figures.MEMORY)),
              f'{row["when"]:%Y-%m-%d %H:%M}']
-            for _, row in latest.iterrows()], 'result'), '</section>']
+            for _, row in latest.iterrows()]
+    return out + ['<section id="latest"><h2>Latest figures</h2>',
+                  f'<p>{html.escape(LATEST_NOTE)}</p>',
+                  _table(LATEST_COLUMNS, rows, 'result'), '</section>']
+
+
+def _words(value):
+    '''A record's words of a figure, ``-`` where it has none.'''
+    return value if isinstance(value, str) and value else '-'
 
 
 def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',

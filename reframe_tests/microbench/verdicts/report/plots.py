@@ -26,9 +26,10 @@ from microbench.verdicts.report import canvas, shares, trends, violins
 #: Drawing the plots is most of the work: a process per core
 WORKERS = min(4, os.cpu_count() or 1)
 
-#: The columns a plot reads of the figures
+#: The columns a plot (and the latest figures' table) reads of the figures
 COLUMNS = [*figures.KEY, 'session', 'start', 'when', 'value', 'unit', 'ref',
-           'lower', 'upper', 'result', 'samples']
+           'lower', 'upper', 'result', 'samples', figures.COLD_START,
+           figures.MEMORY]
 
 #: The plots :func:`drawing` is drawing (its forked workers inherit them)
 _JOBS = []

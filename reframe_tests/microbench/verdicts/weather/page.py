@@ -111,6 +111,9 @@ def _tile(tile, environ=False):
         limit = f' ({_e(tile.limit)})' if tile.limit else ''
         out.append(f'<div class="share">{tile.share:.0f} % of the '
                    f'partition\'s limit{limit}</div>')
+    if tile.memory:
+        out.append(f'<div class="share">data on a node: '
+                   f'{_e(tile.memory)}</div>')
     if tile.verdict is None:
         out.append(f'<div class="when">last measured '
                    f'{_e(f"{tile.when:%Y-%m-%d}")}</div>')

@@ -3,7 +3,9 @@
 A tile is one figure of one partition (:mod:`.realistic`): today's value
 (the figure's night summary in the last session: the median of its
 samples), its share of the partition's limit where one is known (the
-``share_of_limit`` column of the figures, when the frame has it), its
+``share_of_limit`` column of the figures, when the frame has it), the
+data a storage figure touched over a node's memory (its
+``data_to_memory`` record: :mod:`microbench.suite.memory`), its
 last :data:`NIGHTS` nights (:mod:`.sparkline`), and a status from the
 nightly verdict (:mod:`microbench.verdicts.nightly`):
 
@@ -30,7 +32,7 @@ import collections
 
 import pandas as pd
 
-from microbench.verdicts import events, history, nightly, rule
+from microbench.verdicts import events, figures, history, nightly, rule
 from microbench.verdicts.weather import realistic
 from microbench.verdicts.weather.sparkline import number
 
@@ -50,7 +52,7 @@ STATUSES = ('degraded', 'changed', 'unknown', 'improved', 'normal')
 Tile = collections.namedtuple('Tile', [
     'system', 'partition', 'environ', 'check', 'variant', 'figure',
     'words', 'group', 'unit', 'value', 'when', 'share', 'limit', 'nights',
-    'status', 'text', 'since', 'verdict'])
+    'status', 'text', 'since', 'verdict', 'memory'])
 
 
 def moved(pct, unit):
@@ -122,6 +124,14 @@ def _share(row):
     return float(share), text
 
 
+def _memory(row):
+    '''The data a storage figure's row touched on a node over the node's
+    memory (``0.05x memory, 0.2x client cache``), or None: the figures
+    have no such column, or the figure no ratio.'''
+    said = row.get(figures.MEMORY)
+    return said if isinstance(said, str) and said else None
+
+
 def tiles(frame, verdicts):
     '''The tiles of every realistic figure with a night among each
     partition's last :data:`NIGHTS` sessions of ``frame`` (rows of
@@ -145,14 +155,16 @@ def tiles(frame, verdicts):
         unit = rows['unit'].iloc[-1]
         verdict = judged.get(key) if key in today.index else None
         state, text, since = status(verdict, unit)
-        share, limit = (_share({**today.loc[key].to_dict(), 'unit': unit})
-                        if key in today.index else (None, None))
+        row = today.loc[key].to_dict() if key in today.index else None
+        share, limit = (_share({**row, 'unit': unit}) if row is not None
+                        else (None, None))
         out.append(Tile(
             **info, words=said.words, group=said.group, unit=unit,
             value=float(rows['night'].iloc[-1]),
             when=rows['when'].iloc[-1], share=share, limit=limit,
             nights=list(zip(rows['when'], rows['night'].astype(float))),
-            status=state, text=text, since=since, verdict=verdict))
+            status=state, text=text, since=since, verdict=verdict,
+            memory=_memory(row) if row is not None else None))
     return sorted(out, key=lambda tile: (
         tile.system, tile.partition, realistic.ORDER[
             (tile.check, tile.variant, tile.figure)], tile.environ))

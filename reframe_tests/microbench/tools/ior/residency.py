@@ -1,0 +1,124 @@
+'''IOR's residency witness: what of the files its read is about to read
+the page cache holds, on every node that reads.
+
+IOR writes and reads in one process, so nothing can look between its
+phases.  The witness runs the variant's own command on a short sample of
+its own, split at the phase boundary as IO500 splits ior-easy-write and
+ior-easy-read: the write phase keeps its files (``-k``) and leaves the
+stonewall's count in a status file (``stoneWallingStatusFile``), every
+reading node then runs fincore (:mod:`microbench.suite.residency`), and
+the read phase reads what the write phase wrote.  IOR's own output of both
+phases goes to the witness's standard error (kept, and quoted where the
+witness fails), so its standard output is fincore's alone.
+
+Which files a node reads: with a file per process (``-F``) rank ``r``
+reads ``testfile.<r + shift>``, IOR's shift being ``-Q`` times the tasks
+of a node under ``-C`` (ranks placed by node, as the launchers place
+them), else 0; with one shared file every node reads parts of it.
+'''
+
+from microbench.suite import residency
+
+#: IOR's count of what the stonewalled write phase wrote, for the read
+#: phase: in the stage directory, not the scratch one (fincore lists only
+#: what the benchmark reads)
+STATUS_FILE = 'ior-stonewall.txt'
+
+
+def phases(argv):
+    '''(write argv, read argv) of a witness's IOR command ``argv``, which
+    writes then reads (``-w -r``), split at the phase boundary.'''
+    program, *words = argv
+    if words[:2] != ['-w', '-r']:
+        raise ValueError(f'{" ".join(argv)!r} does not write then read: '
+                         f'no phase boundary to look at')
+
+    status = ('-O', f'stoneWallingStatusFile={STATUS_FILE}')
+    rest = words[2:]
+    return ((program, '-w', '-k', *rest, *status),
+            (program, '-r', '-k', *rest, *status))
+
+
+def witness_command(rounds, variant, run):
+    '''The residency witness of ``variant`` of IOR ``rounds``: ``run``,
+    its short sample's :class:`.command.IorCommand`, split at the phase
+    boundary with fincore on every node between its phases.'''
+    write, read = phases(run.argv)
+    start = rounds.launch_options(variant)
+
+    def phase(argv):
+        return (rounds.ranks(*start, *argv, nodes=run.nodes,
+                             per_node=run.tasks_per_node) + ' >&2')
+
+    look = residency.command(rounds.ranks(nodes=run.nodes, per_node=1),
+                             rounds.stagedir)
+    return f'{phase(write)} && {look} && {phase(read)}'
+
+
+def reads(asked):
+    '''``reads(node)``: the files IOR's node ``node`` (0-based, in the
+    launcher's order) reads, by base name, for :func:`.residency.seen`.'''
+    base = 'testfile'
+    if not asked.file_per_process:
+        return lambda node: [base]
+
+    shift = asked.task_offset * asked.tasks_per_node if asked.reorder else 0
+    per_node = asked.tasks_per_node
+
+    def files(node):
+        return [f'{base}.{(rank + shift) % asked.tasks:08d}'
+                for rank in range(node * per_node, (node + 1) * per_node)]
+
+    return files
+
+
+def direct(asked):
+    '''Whether IOR reads with O_DIRECT.'''
+    return '--posix.odirect' in asked.argv
+
+
+def seen(rounds, variant, check, shared_cache):
+    ''':func:`.residency.seen` of ``variant``'s witness (read by
+    ``rounds``, failing ``check`` where its output is garbage):
+    ``shared_cache``, why the nodes share one page cache or None.'''
+    asked = rounds.ior_command(variant).asked
+    found = rounds.read_witness(
+        variant, f'witness-{variant}.txt',
+        lambda text: residency.parse_nodes(text, asked.nodes), check)
+    return residency.seen(found, reads(asked),
+                          shared=not asked.file_per_process,
+                          one_kernel=shared_cache is not None)
+
+
+def agreement(found, origins, asked, shared_cache):
+    '''None where the residency witness (``found``, :func:`seen`'s) and
+    Darshan (``origins``, bytes read by whose data they got,
+    :func:`microbench.suite.dxt.read_origins`) agree on ``asked``'s
+    read; else the failure that says how they disagree.
+
+    Darshan's expectation: the bytes read whose data the reading node's
+    kernel wrote (the same rank or node, or another node where the nodes
+    share one kernel: ``shared_cache``) through its page cache (none with
+    O_DIRECT) are resident.  They agree when both are on the same side of
+    :data:`.residency.THRESHOLD`, and where Darshan expects resident data
+    that fincore did not find under ``-M`` (its memory hog may evict it).
+    The witnesses ran on samples of their own, of one command.'''
+    if found is None or not found.judged:
+        return None
+
+    read = sum(origins.values())
+    own = origins['same rank'] + origins['same node']
+    if shared_cache is not None:
+        own += origins['other node']
+    expected = 0.0 if direct(asked) else own / read
+    cached = expected > residency.THRESHOLD
+    if cached == found.resident or (cached and asked.memory):
+        return None
+
+    return (f'the residency witness and Darshan disagree: fincore found '
+            f'{residency.percent(found.largest)} % of what the read reads '
+            f'in the page cache before it, Darshan saw '
+            f'{residency.percent(expected)} % of the bytes read written '
+            f'through the reading kernel\'s page cache '
+            f'({"O_DIRECT" if direct(asked) else "buffered"} writes'
+            f'{"; " + shared_cache if shared_cache else ""})')
