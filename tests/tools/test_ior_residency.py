@@ -24,7 +24,7 @@ def test_the_witness_splits_ior_at_its_phase_boundary():
                         command.DEFENCES['reorder_fsync'], 1, 2, 2,
                         summary=False)
     write, read = ior_residency.phases(run.argv)
-    status = ('-O', f'stoneWallingStatusFile={ior_residency.STATUS_FILE}')
+    status = ('-O', f'stoneWallingStatusFile={command.STATUS_FILE}')
     assert write == ('ior', '-w', '-k', *run.argv[3:], *status)
     assert read == ('ior', '-r', '-k', *run.argv[3:], *status)
     with pytest.raises(ValueError, match='no phase boundary'):

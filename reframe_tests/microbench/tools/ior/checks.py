@@ -14,7 +14,7 @@ from microbench.suite.mpi import MpiRounds
 from microbench.suite.output import OutputError
 from microbench.suite.variant import VariantCheck
 from microbench.suite.witnessed import OFF, Witnessed
-from microbench.tools.ior import command, reread, residency
+from microbench.tools.ior import command, residency
 from microbench.tools.ior.output import (ERRORS, WARNINGS, data_bytes,
                                          read_sample, read_sequence,
                                          unsustained)
@@ -157,12 +157,9 @@ class IorRounds(Witnessed, MpiRounds):
         # The residency witness (:mod:`.residency`): IOR's phases split,
         # fincore on every reading node between them; before the last read
         # of a sequence (:mod:`.reread`)
-        runs = self.ior_commands(variant, self.witness_deadline_s,
-                                 summary=False)
-        if len(runs) > 1:
-            return reread.residency_witness(self, variant, runs)
-
-        return residency.witness_command(self, variant, runs[0])
+        return residency.witness_command(
+            self, variant, self.ior_commands(variant, self.witness_deadline_s,
+                                             summary=False))
 
     def darshan_argv(self, variant, preload):
         return self.launched_commands(

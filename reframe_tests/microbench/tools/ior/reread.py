@@ -12,36 +12,15 @@ again).  Its witnesses look at the second read:
   the share its node had written or read in the runs before
   (:func:`microbench.suite.dxt.read_again`): 0 two nodes away on three
   nodes or more, 100 % for a second read one node away;
-- the residency witness (:func:`residency_witness`) runs fincore on every
-  node right before the second read.
+- the residency witness (:func:`.residency.witness_command`) runs fincore
+  on every node right before the second read.
 '''
 
 from microbench.suite import darshan, dxt
-from microbench.suite import residency
 from microbench.suite.output import OutputError
 
 #: The figure of the second read
 FIGURE = 'reread'
-
-
-def residency_witness(rounds, variant, runs):
-    '''The residency witness of IO500's sequence ``runs`` of ``variant``
-    (a witness's :class:`.command.IorCommand`, without summaries): every
-    run but the last, fincore on every node, then the last read; IOR's own
-    output to the witness's standard error (as
-    :func:`.residency.witness_command` does), so that its standard output
-    is fincore's alone.'''
-    start = rounds.launch_options(variant)
-    last = runs[-1]
-
-    def run(command):
-        return (rounds.ranks(*start, *command.argv, nodes=command.nodes,
-                             per_node=command.tasks_per_node) + ' >&2')
-
-    look = residency.command(
-        rounds.ranks(nodes=last.nodes, per_node=1), rounds.stagedir)
-    before = ' && '.join(run(command) for command in runs[:-1])
-    return f'{before} && {look} && {run(last)}'
 
 
 def sequence_logs(logs, runs):

@@ -5,7 +5,7 @@ IOR writes and reads in one process, so nothing can look between its
 phases.  The witness runs the variant's own command on a short sample of
 its own, split at the phase boundary as IO500 splits ior-easy-write and
 ior-easy-read: the write phase keeps its files (``-k``) and leaves the
-stonewall's count in a status file (``stoneWallingStatusFile``), every
+stonewall's count in a status file (:data:`.command.STATUS_FILE`), every
 reading node then runs fincore (:mod:`microbench.suite.residency`), and
 the read phase reads what the write phase wrote.  IOR's own output of both
 phases goes to the witness's standard error (kept, and quoted where the
@@ -18,12 +18,7 @@ them), else 0; with one shared file every node reads parts of it.
 '''
 
 from microbench.suite import residency
-
-#: IOR's count of what the stonewalled write phase wrote, for the read
-#: phase: in the stage directory, not the scratch one (fincore lists only
-#: what the benchmark reads)
-STATUS_FILE = 'ior-stonewall.txt'
-
+from microbench.tools.ior import command
 
 def phases(argv):
     '''(write argv, read argv) of a witness's IOR command ``argv``, which
@@ -33,26 +28,31 @@ def phases(argv):
         raise ValueError(f'{" ".join(argv)!r} does not write then read: '
                          f'no phase boundary to look at')
 
-    status = ('-O', f'stoneWallingStatusFile={STATUS_FILE}')
+    status = ('-O', f'stoneWallingStatusFile={command.STATUS_FILE}')
     rest = words[2:]
     return ((program, '-w', '-k', *rest, *status),
             (program, '-r', '-k', *rest, *status))
 
 
-def witness_command(rounds, variant, run):
-    '''The residency witness of ``variant`` of IOR ``rounds``: ``run``,
-    its short sample's :class:`.command.IorCommand`, split at the phase
-    boundary with fincore on every node between its phases.'''
-    write, read = phases(run.argv)
+def witness_command(rounds, variant, runs):
+    '''The residency witness of ``variant`` of IOR ``rounds``: ``runs``,
+    its short sample's :class:`.command.IorCommand` (one that writes then
+    reads, split at its phase boundary by :func:`phases`) or sequence of
+    them (IO500's read after read, :mod:`.reread`), with fincore on every
+    node right before the last read.  IOR's own output goes to the
+    witness's standard error.'''
+    last = runs[-1]
+    steps = list(phases(last.argv)) if len(runs) == 1 else [
+        run.argv for run in runs]
     start = rounds.launch_options(variant)
 
-    def phase(argv):
-        return (rounds.ranks(*start, *argv, nodes=run.nodes,
-                             per_node=run.tasks_per_node) + ' >&2')
+    def step(argv):
+        return (rounds.ranks(*start, *argv, nodes=last.nodes,
+                             per_node=last.tasks_per_node) + ' >&2')
 
-    look = residency.command(rounds.ranks(nodes=run.nodes, per_node=1),
+    look = residency.command(rounds.ranks(nodes=last.nodes, per_node=1),
                              rounds.stagedir)
-    return f'{phase(write)} && {look} && {phase(read)}'
+    return ' && '.join([*map(step, steps[:-1]), look, step(steps[-1])])
 
 
 def reads(asked):
