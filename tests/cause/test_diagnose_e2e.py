@@ -1,0 +1,111 @@
+'''``microbench diagnose`` end to end on the local default: one real
+diagnosis of an event whose cause is a real machine change.
+
+The history is 16 nights made from a real recorded night
+(tests/cause/diagnose_cases.py), every night's records naming this
+machine's fio (the stack does not change), the last night's O_DIRECT
+write figure halved: the event.  The machine change is made for real: a
+block-device write throttle of the scratch disk (cgroup v2 ``io.max
+wbps``, else cgroup v1 ``blkio.throttle.write_bps_device``) at half the
+level before the event, on the cgroup the diagnosis runs in (its A/B's
+jobs with it).  Wanted: an A/A of this machine's fio (both nights ran
+it), both sides at tonight's level: ``machine (by experiment)``, the
+diagnosis written where compare reads it, and the event saying so.
+
+Skipped, saying why, without root, fio, or a block-device throttle.  The
+smallest A/B that still judges: quick mode, one batch of three pairs.
+'''
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from microbench.cause import diagnosis_json
+from microbench.verdicts import compare_json
+
+from diagnose_cases import WATCHED, bed_of
+from nights import MICROBENCH
+
+pytestmark = pytest.mark.e2e
+
+GROUP_V2 = '/sys/fs/cgroup/microbench-diagnose-e2e'
+GROUP_V1 = '/sys/fs/cgroup/blkio/microbench-diagnose-e2e'
+
+
+def device_of(path):
+    '''MAJ:MIN of the whole disk under ``path``.'''
+    def run(*args):
+        return subprocess.run(args, capture_output=True, text=True,
+                              timeout=60).stdout.strip()
+    source = run('findmnt', '-no', 'SOURCE', '--target', path)
+    disk = run('lsblk', '-ndo', 'PKNAME', source)
+    return run('lsblk', '-ndo', 'MAJ:MIN', f'/dev/{disk}' if disk
+               else source)
+
+
+@pytest.fixture
+def throttle():
+    '''A function making a cgroup whose writes to a disk go at most
+    ``bps``; (its cgroup.procs); removed after the test.'''
+    if os.geteuid() != 0:
+        pytest.skip('a block-device throttle needs root')
+    made = []
+
+    def make(device, bps):
+        v2 = '/sys/fs/cgroup/cgroup.controllers'
+        if os.path.exists(v2) and 'io' in open(v2).read().split():
+            group, name, text = GROUP_V2, 'io.max', f'{device} wbps={bps}'
+        elif os.path.isdir(os.path.dirname(GROUP_V1)):
+            group = GROUP_V1
+            name, text = 'blkio.throttle.write_bps_device', f'{device} {bps}'
+        else:
+            pytest.skip('no block-device throttle here: neither cgroup '
+                        "v2's io controller nor cgroup v1's blkio")
+        os.makedirs(group, exist_ok=True)
+        made.append(group)
+        with open(os.path.join(group, name), 'w') as fp:
+            fp.write(text)
+        return os.path.join(group, 'cgroup.procs')
+
+    yield make
+    for group in made:
+        root = os.path.join(os.path.dirname(group), 'cgroup.procs')
+        with open(os.path.join(group, 'cgroup.procs')) as fp:
+            for pid in fp.read().split():
+                with open(root, 'w') as out:
+                    out.write(pid)
+        os.rmdir(group)
+
+
+def test_a_real_throttle_is_the_machine_by_experiment(tmp_path, throttle):
+    fio = shutil.which('fio')
+    if not fio:
+        pytest.skip('fio is not installed (apt-get install fio)')
+    program = f'{fio} -> {os.path.realpath(fio)}'
+    db, verdicts, _ = bed_of(str(tmp_path), stack=(program, ''))
+    event, = compare_json.read(verdicts).events
+    row = next(r for r in compare_json.read(verdicts).figures
+               if (r['check'], r['variant'], r['figure']) == WATCHED)
+    scratch = tmp_path / 'scratch'
+    scratch.mkdir()
+    bps = int(row['median_before'] * 2**19)     # half of it, in bytes/s
+    procs = throttle(device_of(str(scratch)), bps)
+    proc = subprocess.run(
+        ['sh', '-c', f'echo $$ > {procs} && exec "$@"', 'sh', MICROBENCH,
+         '--db', db, 'diagnose', event['fingerprint'], '--verdicts',
+         verdicts, '--mode', 'quick', '--first', '3', '--cap', '3', '-S',
+         f'scratch_dir={scratch}'], capture_output=True, text=True,
+        timeout=3600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
+    found = diagnosis_json.read(str(tmp_path / 'diagnoses' /
+                                    f'{event["fingerprint"]}.json'))
+    assert found.aa and found.ab['pairs_run'] == 3
+    mine = next(r for r in found.figures
+                if (r['check'], r['variant'], r['figure']) == WATCHED)
+    assert mine['cause'] == 'machine (by experiment)', mine['why']
+    assert found.cause == 'machine (by experiment)', found.why
+    again = subprocess.run([MICROBENCH, '--db', db, 'compare', '--last'],
+                           capture_output=True, text=True, timeout=600)
+    assert 'cause: machine (by experiment)' in again.stdout
