@@ -10,6 +10,9 @@ of the audit (certain or conditional) is a positive.  Where both are
 positive, the certainty is compared too (``present`` with ``certain``,
 ``depends`` with ``depends on ...``).  A clean input is one whose every
 label is ``absent``: any finding on it is a false alarm.
+
+What it scored is held to what it claims (:mod:`claims`, exit 2): the
+files it audits are every file of the corpus, each labelled.
 '''
 
 import argparse
@@ -22,6 +25,7 @@ import yaml
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'reframe_tests'))
 
+import claims                                              # noqa: E402
 from microbench.audit import judge                         # noqa: E402
 from microbench.audit.findings import CATALOGUE, CERTAIN   # noqa: E402
 from microbench.audit.fiojob import size_bytes             # noqa: E402
@@ -100,6 +104,9 @@ def main(argv=None):
                         help='list every false positive and negative')
     args = parser.parse_args(argv)
     entries = load()
+    claims.check('corpus files labelled', sorted(
+        os.listdir(os.path.join(CORPUS, 'corpus'))),
+        sorted(entry['file'] for entry in entries))
     counts, crashes, errors, clean, alarms, details = score(
         entries, size_bytes(args.memory))
     print(f'{len(entries)} inputs, {clean} clean '
@@ -136,4 +143,4 @@ def main(argv=None):
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    claims.main(main)

@@ -15,7 +15,9 @@ flags, and which.
 
 Exit 1 when a target is missed: more than 1 % false alarms at 3 samples
 and a spread of 5 %, or fewer than 95 % of rounds 1 twice as slow found at
-3 samples and a spread of 10 %.
+3 samples and a spread of 10 %.  Exit 2, in one line, where what it
+judged is not what it says (:mod:`claims`): a cell of other than
+``--draws`` series, or a stored session that gave no figure.
 
     bench/coldstart.py [--draws 20000] [--seed 1]
 '''
@@ -27,6 +29,7 @@ import sys
 
 import numpy as np
 
+import claims
 from microbench import paths
 from microbench.suite import coldstart
 from microbench.verdicts import figures
@@ -47,8 +50,10 @@ def flagged(rng, draws, samples, spread, ratio=1.0):
     ``ratio``).'''
     series = np.exp(rng.normal(scale=spread, size=(draws, samples)))
     series[:, 0] /= ratio
-    hits = sum(bool(coldstart.judge(row, 'MiB/s')) for row in series)
-    return hits / draws
+    said = [bool(coldstart.judge(row, 'MiB/s')) for row in series]
+    claims.check(f'series judged at {samples} samples, spread {spread}',
+                 (len(said), len(series[0])), (draws, samples))
+    return sum(said) / draws
 
 
 def simulated(draws, seed):
@@ -63,9 +68,9 @@ def real():
     figure with samples of the stored sessions, the flagged ones with
     their words.'''
     out = []
-    for name in sorted(os.listdir(DATA)):
-        if not name.endswith('.json'):
-            continue
+    names = sorted(name for name in os.listdir(DATA)
+                   if name.endswith('.json'))
+    for name in names:
         with open(os.path.join(DATA, name), encoding='utf-8') as fp:
             found = json.load(fp)
         sessions = found if isinstance(found, list) else [found]
@@ -73,6 +78,8 @@ def real():
         for row in rows.itertuples():
             out.append((name, row.check, row.variant, row.figure,
                         row.samples, coldstart.judge(row.samples, row.unit)))
+    claims.check('stored session files that gave figures with samples',
+                 {item[0] for item in out}, set(names))
     return out
 
 
@@ -122,4 +129,4 @@ def main():
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    claims.main(main)

@@ -28,7 +28,11 @@ Reported, per night drift and samples a night:
 Exit 1 when a target is missed: unchanged suite nights exiting 1 above the
 budget, a 50 % drop of a 5 % noise figure called on night 1 in less than
 90 %, or the advised count calling a 25 % drop within 3 nights in less
-than 80 %.
+than 80 %.  Exit 2, in one line, where what it judged is not what it
+says (:mod:`claims`): a stored session that gave no figure, a history
+judged on other than every night after ``MIN_NIGHTS`` (its last three
+nights would not be the drop's), or a share over other than the drawn
+histories and nights.
 
 The old rule is ``compare --last`` before the night became the unit
 (commit 14a8f00): the pooled samples of the night against those of the 7
@@ -42,12 +46,12 @@ window's nights (margin 1.5, floor 10 %).
 import argparse
 import json
 import os
-import sys
 import time
 
 import numpy as np
 import scipy.stats
 
+import claims
 from microbench import paths
 from microbench.verdicts import advise, figures, history, nightly, rule
 
@@ -66,7 +70,10 @@ def suite_noise():
     for name in SOURCES:
         with open(os.path.join(DATA, name)) as fp:
             table = history.nights(figures.frame([json.load(fp)]))
-        out += table['log_sd'].dropna().tolist()
+        spreads = table['log_sd'].dropna().tolist()
+        claims.check(f'{name} gave figures with samples', bool(spreads),
+                     True)
+        out += spreads
     return np.asarray(out)
 
 
@@ -106,6 +113,8 @@ def new_rule(samples, level, max_p):
         before, _, _ = tests.state(night - 1)
         out.append('regression' if state == 'down' and before != 'down'
                    else 'other')
+    claims.check('nights judged of a history', len(out),
+                 len(values) - nightly.MIN_NIGHTS)
     return out
 
 
@@ -123,6 +132,8 @@ def unchanged(noise, drift, samples, args, rng, level, max_p):
                          for v in new_rule(draws, level, max_p)]
             old[s, f] = [old_rule(draws, n) for n in range(
                 nightly.MIN_NIGHTS, nightly.MIN_NIGHTS + judged)]
+    claims.check('unchanged figure-nights judged', new.size,
+                 args.suites * len(noise) * judged)
     return {name: (1000 * calls.mean(), calls.any(axis=1).mean())
             for name, calls in (('new', new), ('old', old))}
 
@@ -142,6 +153,8 @@ def detection(drift, samples, args, rng, level, max_p):
                 old = [old_rule(draws, n) for n in range(start, start + 3)]
                 hits[d] = [new[0] == 'regression', 'regression' in new,
                            old[0], any(old)]
+            claims.check(f'histories of a {drop:.0%} drop', len(hits),
+                         args.draws)
             out[within, drop] = hits.mean(axis=0)
     return out
 
@@ -224,4 +237,4 @@ def main():
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    claims.main(main)

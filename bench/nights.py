@@ -27,7 +27,12 @@ minutes each confirmation took are printed.
 
 The sessions are kept in ``--dir`` (``results.db``); a second run with the
 same ``--dir`` goes on where the first stopped, and ``--judge-only``
-judges what is there.
+judges what is there.  Each session is tagged as ci/nightly.sh tags its
+runs (``kind=nightly``), and its own ``tag`` names the night.
+
+What it judged is held to what it ran (:mod:`claims`: one line and exit
+2): the nights of the storage, by tag and in order, are the nights the
+run made (``nights.done``), each judged once.
 
     bench/nights.py --dir DIR [--unchanged 20] [--throttled 3]
                     [--slowdown 0.25] [--samples 3] [--checks '^fio_']
@@ -43,6 +48,7 @@ import time
 
 import numpy as np
 
+import claims
 from microbench import paths
 from microbench.verdicts import compare_json, figures
 
@@ -96,7 +102,8 @@ def reframe(work, db, args, tag):
            '-r', '--mode', 'quick', '-n', args.checks, '-S',
            f'samples={args.samples}', '--prefix', f'{work}/rfm',
            '--perflogdir', f'{work}/perflogs', '-S',
-           f'scratch_dir={work}/scratch', '--session-extras', f'tag={tag}']
+           f'scratch_dir={work}/scratch', '--session-extras',
+           f'tag={tag},{figures.KIND}={figures.NIGHTLY}']
     return cmd, env
 
 
@@ -251,6 +258,8 @@ def judge(work, args):
     frame = figures.load(figures.ALL, db)
     tags = dict(zip(frame['session'], frame['tag']))
     order = list(history.sessions_of_nights(frame).items())
+    claims.check('nights in the storage, by tag, in order',
+                 [tags[session] for session, _ in order], done_tags(work))
     alarms, called = [], None
     for i, (session, sessions) in enumerate(order):
         tag = tags[session]
@@ -318,4 +327,4 @@ def main():
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    claims.main(main)

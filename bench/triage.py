@@ -36,6 +36,10 @@ figures they are about)
   same, the limit the event's root, the ten downstream of it.
 
 Exit 1 when a case holds in less than its target (:data:`TARGETS`).
+Exit 2, in one line, where what it judged is not what it says
+(:mod:`claims`): a history of other than its nights and figures, a
+figure the verdict did not judge, or a case over other than ``--draws``
+histories.
 
     bench/triage.py [--draws 50] [--drift 0.05] [--samples 3]
 '''
@@ -52,6 +56,7 @@ from microbench import fields
 from microbench.verdicts import acks, figures, nightly, triage
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import claims  # noqa: E402
 from known_answers import suite_noise  # noqa: E402
 
 #: The share of histories each case must hold in
@@ -97,6 +102,9 @@ def frame(levels, within, drift, samples, rng):
                 'limit_value': np.nan, 'share_of_limit': np.nan})
     out = pd.DataFrame(rows, columns=figures.COLUMNS)
     out['when'] = pd.to_datetime(out['start'], unit='s')
+    claims.check('(nights, figure rows) of a history',
+                 (out['session'].nunique(), len(out)),
+                 (nights, nights * len(FIGURES)))
     return out
 
 
@@ -121,9 +129,11 @@ def ack(kind, night, which=FIGURES[0], expires=''):
 
 
 def verdict(found, which=FIGURES[0]):
-    return next(row['verdict'] for row in found.figures
-                if (row['check'], row['variant'], row['figure'])
-                == which[:3])
+    said = [row['verdict'] for row in found.figures
+            if (row['check'], row['variant'], row['figure']) == which[:3]]
+    claims.check(f'verdicts of {"/".join(which[:3])} on a night',
+                 len(said), 1)
+    return said[0]
 
 
 def _day(night):
@@ -231,6 +241,8 @@ def cases(args, rng, noise_of):
             args, rng, noise_of, drop(0.6, ten)), 10, False))
         out['root'].append(grouped(history(
             args, rng, noise_of, drop(0.6, [*ten, *limit])), 10, True))
+    for name, held in out.items():
+        claims.check(f'histories of the case {name}', len(held), args.draws)
     return out
 
 
@@ -264,4 +276,4 @@ def main():
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    claims.main(main)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 '''What the parsers reject, by class of fault, and what a long line costs.
 
-``classes``: runs the validation-by-class tests (tests/test_validation_*.py
-and each tool's, tests/test_{ior,elbencho,mdtest}_*.py) with a tally of
+``classes``: runs the validation-by-class tests
+(tests/tools/test_validation_*.py and each tool's,
+tests/tools/test_{ior,elbencho,mdtest}_*.py) with a tally of
 every example they try (``VALIDATION_TALLY``), then prints, per class,
 how many mutated real outputs were read (on each path: the parser, and a
 sample as a rounds job keeps it), how many were rejected and
@@ -12,7 +13,14 @@ many examples.
 ``long-lines``: every real output of the catalogue
 (tests/helpers/catalogue.py) with one line of 10 MB of every pattern of
 tests/tools/test_validation_faults.py inserted in its middle, read on both
-paths; prints the longest read, per tool and overall.
+paths; prints the longest read, per tool and overall; exit 1 where one
+was read with other figures than the real ones.
+
+Each holds what it measured to what it claims (:mod:`claims`: one line
+and exit 2): ``classes``, that it found the test modules and every one
+of them ran and passed, and that the tally holds reads of every tool of
+the catalogue; ``long-lines``, that it read every output of the
+catalogue with every pattern on every path.
 
     bench/validation.py classes [--long]
     bench/validation.py long-lines [--megabytes 10]
@@ -20,16 +28,23 @@ paths; prints the longest read, per tool and overall.
 
 import argparse
 import collections
+import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import time
 
+import claims
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTS = os.path.join(ROOT, 'tests')
 PYTHON = os.path.join(ROOT, '.venv', 'bin', 'python')
+#: Where the tests and their helpers are
+TOOL_TESTS = os.path.join(TESTS, 'tools')
+HELPERS = os.path.join(TESTS, 'helpers')
 
 #: The tests that break real outputs by class and tally every example:
 #: every tool's generic classes, and each tool's own
@@ -44,20 +59,33 @@ def classes(long):
         if long:
             env['MUTATIONS_PROFILE'] = 'mutations-long'
 
-        tests = sorted(os.path.join(TESTS, name) for name in os.listdir(TESTS)
-                       if name.startswith(CLASS_TESTS))
+        tests = sorted(
+            path for path in glob.glob(os.path.join(TESTS, '**', 'test_*.py'),
+                                       recursive=True)
+            if os.path.basename(path).startswith(CLASS_TESTS))
+        # none found: pytest would run every test of the checkout instead
+        claims.check('validation test modules found', bool(tests), True)
         started = time.monotonic()
-        ran = subprocess.run([PYTHON, '-m', 'pytest', '-q', '-p',
-                              'no:cacheprovider', *tests], env=env,
+        ran = subprocess.run([PYTHON, '-m', 'pytest', '-p',
+                              'no:cacheprovider', '-rA', *tests], env=env,
                              cwd=ROOT, capture_output=True, text=True)
         print(ran.stdout.strip().splitlines()[-1])
         if ran.returncode:
             print(ran.stdout[-3000:], file=sys.stderr)
             sys.exit(f'the validation tests failed (exit {ran.returncode})')
+        passed = {os.path.join(ROOT, name) for name in re.findall(
+            r'^PASSED (\S+?)::', ran.stdout, re.M)}
+        claims.check('validation test modules that ran and passed', passed,
+                     set(tests))
 
         with open(tally) as fp:
             rows = [json.loads(line) for line in fp]
 
+    sys.path[:0] = [HELPERS]
+    from catalogue import CASES
+    claims.check('tools of the catalogue the tally has no read of',
+                 {case.split('/')[0] for case in CASES}
+                 - {row['case'].split('/')[0] for row in rows}, set())
     print(f'{len(rows)} reads in {time.monotonic() - started:.0f} s')
     counts = collections.defaultdict(lambda: [0, 0, 0.0, set()])
     for row in rows:
@@ -72,18 +100,19 @@ def classes(long):
         reads, rejected, longest, tools = counts[name]
         print(f'{name:32} {reads:7} {rejected:9} {longest * 1000:7.1f} ms'
               f'  {", ".join(sorted(tools))}')
+    return 0
 
 
 def long_lines(megabytes):
-    sys.path[:0] = [TESTS, os.path.join(ROOT, 'reframe_tests')]
+    sys.path[:0] = [HELPERS, TOOL_TESTS, os.path.join(ROOT, 'reframe_tests')]
     from catalogue import CASES, REJECTED, expected, parsed, sampled
     from classes import insert_line
-    from test_validation_faults import PATTERNS, _lines
+    from test_validation_faults import PATTERNS
 
     longest = collections.defaultdict(lambda: (0.0, ''))
     outcomes = collections.Counter()
     for case in CASES.values():
-        at = len(_lines(case.data)) // 2
+        at = len(case.data.splitlines()) // 2
         for pattern in PATTERNS:
             line = pattern * (megabytes * 2**20 // len(pattern))
             data = insert_line(case.data, at, line)
@@ -110,6 +139,10 @@ def long_lines(megabytes):
 
     worst = max(longest.values())
     print(f'longest overall: {worst[0] * 1000:.1f} ms ({worst[1]})')
+    claims.check('reads of outputs with a long line', sum(outcomes.values()),
+                 sum(len(PATTERNS) * (2 if case.read_sample else 1)
+                     for case in CASES.values()))
+    return 1 if outcomes['WRONG'] else 0
 
 
 def main():
@@ -122,10 +155,9 @@ def main():
     run.add_argument('--megabytes', type=int, default=10)
     args = parser.parse_args()
     if args.command == 'classes':
-        classes(args.long)
-    else:
-        long_lines(args.megabytes)
+        return classes(args.long)
+    return long_lines(args.megabytes)
 
 
 if __name__ == '__main__':
-    main()
+    claims.main(main)

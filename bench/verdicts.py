@@ -22,6 +22,12 @@ one is a night; ``report`` follows it, as ``ci/nightly.sh`` runs them.
 
 Real nights and a real slowdown: ``bench/nights.py``; the verdict's
 statistics on histories with known answers: ``bench/known_answers.py``.
+
+Each holds what it timed to what it says (:mod:`claims`: one line and exit
+2): after the commands, the cache beside the storage holds every session
+of the year and its every figure row (the commands read the whole year,
+not part of it); ``night`` restores a cache of every session but the last
+(each compare decodes exactly one new session).
 '''
 
 import argparse
@@ -38,6 +44,7 @@ import uuid
 
 import numpy as np
 
+import claims
 from microbench import paths
 from microbench.verdicts import cache, figures, storage
 
@@ -97,6 +104,12 @@ def year(sources, nights, rng):
         yield report
 
 
+def decoded(db):
+    '''(sessions, figure rows) the cache beside storage ``db`` holds.'''
+    known = cache.read(db, figures.CACHED)
+    return len(known.infos), len(known.figures)
+
+
 def timed(db, out, repeat, before_compare=lambda: None):
     '''Print the wall times of ``repeat`` runs of ``compare --last`` and
     ``report`` each (``before_compare`` called before each compare) and
@@ -147,13 +160,20 @@ def scale(args):
     made = sum(len(tc['perfvalues']) for r in nights
                for tc in r['runs'][0]['testcases'])
     proc, cold = microbench(db, 'compare', '--last')
+    claims.check('(sessions, figure rows) the cold compare decoded',
+                 decoded(db), (args.nights - 1, made - sum(
+                     len(tc['perfvalues'])
+                     for tc in nights[-1]['runs'][0]['testcases'])))
     backend.store(nights[-1])
     size = os.path.getsize(db) / 2**20
     print(f'{args.nights} sessions, {made} figure rows, {size:.0f} MiB of '
           f'results storage in {tmp}')
     print(f'cold: compare --last over the first {args.nights - 1} '
           f'sessions, every one decoded: {cold:.2f} s')
-    return timed(db, tmp, args.repeat)
+    code = timed(db, tmp, args.repeat)
+    claims.check('(sessions, figure rows) the timed commands read',
+                 decoded(db), (args.nights, made))
+    return code
 
 
 def night(args):
@@ -165,7 +185,7 @@ def night(args):
     before = f'{kept}.night-{cache.VERSION}'
     if not os.path.exists(before):
         microbench(db, 'compare', '--last')
-        known = cache.read(db, figures.COLUMNS)
+        known = cache.read(db, figures.CACHED)
         if not known.infos:
             sys.exit(f'no cache of {db} was made')
         last = max(known.infos,
@@ -173,12 +193,19 @@ def night(args):
         cache.write(db, cache.Known(
             known.figures[known.figures['session'] != last],
             {uuid: info for uuid, info in known.infos.items()
-             if uuid != last}), figures.COLUMNS)
+             if uuid != last}), figures.CACHED)
         shutil.copy(kept, before)
     print(f'nights on {db}: the cache of every session but the last '
           f'restored before each compare')
-    return timed(db, args.dir, args.repeat,
+    shutil.copy(before, kept)
+    sessions, rows = decoded(db)
+    code = timed(db, args.dir, args.repeat,
                  lambda: shutil.copy(before, kept))
+    after = decoded(db)
+    claims.check('sessions a night decoded (the cache before it: every '
+                 'session but the last)', after[0] - sessions, 1)
+    claims.check('figure rows the night read', after[1] > rows, True)
+    return code
 
 
 def main():
@@ -199,4 +226,4 @@ def main():
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    claims.main(main)

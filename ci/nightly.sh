@@ -32,6 +32,18 @@
 # affected checks run again (microbench confirm; MICROBENCH_CONFIRM=0 turns
 # it off), and a drop the rerun does not see is a lone night (exit 0).
 #
+# A confirmed regression whose event's records show a software change is
+# then classed by experiment (microbench diagnose --events new-software):
+# the event's checks on the night-before stack and on tonight's,
+# interleaved in one job, where the night-before stack is still installed
+# (ci/spack_install.sh keeps the last MICROBENCH_KEEP_STACKS=3 stacks, one
+# Spack environment per lock hash under MICROBENCH_STACKS; else one line
+# says it is gone).  The diagnoses go to $MICROBENCH_RESULTS/diagnoses/ (the
+# A/B's sessions to ab.db there, never the nights' history), and the night
+# is judged again so that its verdicts, report, weather and export say
+# each event's cause by experiment.  MICROBENCH_DIAGNOSE=0 turns it off;
+# MICROBENCH_DIAGNOSE_OPTIONS are diagnose's own (e.g. "--mode quick").
+#
 # Exit: 4 when the night's session is not in results.db (ReFrame could not
 # store it, or died before writing its run report: named on the last line),
 # else ReFrame's own status when not 0, else 1 on a regression found
@@ -60,6 +72,11 @@ export RFM_CONFIG_FILES=$PWD/systems/config.py
 export RFM_PERFLOG_DIR=$results/perflogs
 export RFM_SQLITE_DB_FILE=$results/results.db
 
+# Tonight's session is tagged a night (kind=nightly): compare --last judges
+# the nights only, and a trial run in the same results storage (ReFrame
+# run by hand, a post-upgrade side, a replay) stays apart.  The
+# confirmation rerun is tagged confirms=<tonight> by microbench confirm.
+nightly_tag=kind=nightly
 run_report=$results/reports/run-$stamp.json
 # The session UUID of the run report $1
 session_of() {
@@ -67,7 +84,7 @@ session_of() {
 print(json.load(open(sys.argv[1]))["session_info"]["uuid"])' "$1"
 }
 .venv/bin/reframe -c reframe_tests --system "$system" -r \
-    --report-file "$run_report" "$@"
+    --session-extras "$nightly_tag" --report-file "$run_report" "$@"
 status=$?
 
 # Is tonight's session in the results storage?  Several partitions' nights
@@ -87,9 +104,10 @@ fi
 # Did the machine get faster or slower?  The last night against each
 # figure's history of nights (microbench compare --last: Otava's change
 # points and a test of the last nights, one false-alarm budget for the
-# whole night), then the report with its plots, then how many samples a
-# night each figure needs (microbench advise).  A regression found tonight
-# fails the night; one found on an earlier night is listed as degraded.
+# whole night; the sessions tagged kind=nightly, ad-hoc ones apart), then
+# the report with its plots, then how many samples a night each figure
+# needs (microbench advise).  A regression found tonight fails the night;
+# one found on an earlier night is listed as degraded.
 verdict=2
 if [ "$stored" -eq 0 ]; then
     .venv/bin/microbench compare --last \
@@ -109,6 +127,28 @@ if [ "$stored" -eq 0 ]; then
             .venv/bin/reframe -c reframe_tests --system "$system" -r "$@" \
             | tee -a "$results/reports/compare-$stamp.txt"
         verdict=${PIPESTATUS[0]}
+    fi
+    if [ "$verdict" -eq 1 ] && [ "${MICROBENCH_DIAGNOSE:-1}" != 0 ] &&
+        [ -s "$results/reports/compare-$stamp.json" ]; then
+        # shellcheck disable=SC2086  # the options are words
+        .venv/bin/microbench diagnose --events new-software \
+            --verdicts "$results/reports/compare-$stamp.json" \
+            ${MICROBENCH_DIAGNOSE_OPTIONS:-} \
+            2>&1 | tee "$results/reports/diagnose-$stamp.txt"
+        # The night again, with its events' causes by experiment (the
+        # verdicts are those above: compare --last judges the same nights;
+        # 0 or 1 is a judgement, 2 leaves the files as they were)
+        .venv/bin/microbench compare --last \
+            --json "$results/reports/compare-$stamp.json" \
+            > "$results/reports/compare-$stamp.txt.new"
+        if [ $? -le 1 ]; then
+            mv "$results/reports/compare-$stamp.txt.new" \
+                "$results/reports/compare-$stamp.txt"
+        else
+            rm -f "$results/reports/compare-$stamp.txt.new"
+            echo "nightly: compare --last after the diagnoses failed (see" \
+                "above): the verdicts stay without them" >&2
+        fi
     fi
     verdicts=()
     if [ -s "$results/reports/compare-$stamp.json" ]; then

@@ -16,6 +16,21 @@
 # SPACK_INSTALL_UNVERIFIED=1.  The benchmarks land in the environment's view,
 # spack_envs/SYSTEM/PARTITION/.spack-env/view, whose bin/ the partition's
 # programming environment puts on PATH.  spack_envs/README.md says how to set the pinned Spack up.
+#
+# Stacks by lock hash: each lock installed is also kept as a Spack
+# environment of its own, named by the lock's sha256, under MICROBENCH_STACKS
+# (default $HOME/microbench-stacks): <SYSTEM>-<PARTITION>-<first 12 hex of
+# the sha256>, a self-contained copy of the environment (its includes and
+# repositories copied beside it: microbench.cause.stacks.snapshot) installed
+# from the same lock (the packages are the ones just installed: nothing is
+# built again), so that the stack a night ran stays installed after the
+# lock moves on (microbench diagnose runs the night before's stack against
+# tonight's).  The last MICROBENCH_KEEP_STACKS (default 3: this one and the
+# two before it) of the partition are kept, by when each was last installed;
+# an older one is removed, but one holding a file KEEP (touch
+# $MICROBENCH_STACKS/<name>/KEEP) is never removed.  MICROBENCH_KEEP_STACKS=0
+# keeps none.  Removing a stack's folder leaves its packages in Spack's
+# install tree until `spack gc`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 env=${1:?usage: ci/spack_install.sh SYSTEM/PARTITION [spack install options]}
@@ -82,3 +97,30 @@ fi
 
 spack -e "$dir" install "$@"
 echo "spack_install: $env installed; its benchmarks are in $dir/.spack-env/view/bin"
+
+keep=${MICROBENCH_KEEP_STACKS:-3}
+case "$keep" in ''|*[!0-9]*) echo "spack_install: MICROBENCH_KEEP_STACKS=$keep is not a count" >&2; exit 2 ;; esac
+[ "$keep" = 0 ] && exit 0
+stacks=${MICROBENCH_STACKS:-$HOME/microbench-stacks}
+mkdir -p "$stacks"
+name=${env//\//-}
+stack=$(.venv/bin/python -c 'import sys
+from microbench.cause import stacks
+print(stacks.snapshot(*sys.argv[1:]))' "$dir" "$stacks" "$name")
+spack -e "$stack" install "$@"
+touch "$stack/.installed"
+echo "spack_install: the stack of this lock is kept in $stack"
+# The partition's stacks, the last installed first: keep the first $keep
+hex='[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'
+shopt -s nullglob
+for folder in "$stacks/$name"-$hex; do
+    [ -f "$folder/spack.lock" ] || continue
+    printf '%s\t%s\n' "$(stat -c %Y "$folder/.installed" 2>/dev/null || echo 0)" "$folder"
+done | sort -rn | tail -n +"$((keep + 1))" | cut -f2- | while IFS= read -r old; do
+    if [ -e "$old/KEEP" ]; then
+        echo "spack_install: $old is older than the last $keep stacks, kept (it holds KEEP)"
+    else
+        rm -rf "$old"
+        echo "spack_install: removed $old, older than the last $keep stacks (spack gc frees its packages)"
+    fi
+done

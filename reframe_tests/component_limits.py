@@ -48,6 +48,7 @@ class component_limits(LimitsVariantCheck):
     component = parameter(component_limits_rounds.variants)
     knob = 'component'
     rounds = fixture(component_limits_rounds, scope='environment')
+    witnesses = ('residency', 'data_to_memory', 'cold_start')
 
 
 @rfm.simple_test
@@ -55,6 +56,7 @@ class component_limits_node(node.NodeCheck):
     '''What the node of the storage limits is.'''
 
     rounds = fixture(component_limits_rounds, scope='environment')
+    witnesses = ()
 
 
 class component_limits_network_rounds(OsuRounds):
@@ -104,6 +106,7 @@ class component_limits_network(OsuVariantCheck):
     buffer = parameter(['multiple'])
     knob = ('benchmark', 'buffer')
     rounds = fixture(component_limits_network_rounds, scope='environment')
+    witnesses = ('one_kernel', 'cold_start')
 
     def judge(self, runs, recs):
         super().judge(runs, recs)

@@ -21,7 +21,7 @@ import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
 from microbench import knobs
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.tools.elbencho.residency import (ResidencyCheck,
                                                  ResidencyRounds)
 
@@ -57,6 +57,7 @@ class elbencho_storage(ResidencyCheck):
     knob = ('io', 'allocation')
     rounds = fixture(elbencho_storage_rounds, scope='environment')
     reference = {'$ref': 'references/elbencho.yaml'}
+    witnesses = ('darshan', 'residency', 'data_to_memory', 'cold_start')
 
     def cache_figures(self):
         # Buffered writes are not flushed, and read back from memory
@@ -68,6 +69,7 @@ class elbencho_storage_gap(GapCheck):
     '''How much the page cache and preallocation flatter elbencho.'''
 
     pitfall = elbencho_storage
+    rounds = rounds_of(elbencho_storage)
     gaps = {
         'write_buffered_over_direct': ('buffered.grow', 'direct.grow',
                                        'write'),
@@ -77,3 +79,4 @@ class elbencho_storage_gap(GapCheck):
                                      'write'),
     }
     reference = {'$ref': 'references/elbencho.yaml'}
+    witnesses = ('cold_start',)

@@ -14,7 +14,7 @@ import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
 from microbench.suite import launchers
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.tools.fabtests import FabtestsRounds, FabtestsVariantCheck
 
 
@@ -62,6 +62,7 @@ class fabtests_binding(FabtestsVariantCheck):
     main_figures = {'fi_msg_bw': ('bandwidth', 'MiB/s')}
     rounds = fixture(fabtests_binding_rounds, scope='environment')
     reference = {'$ref': 'references/fabtests.yaml'}
+    witnesses = ('cpuset', 'client_cpu', 'cold_start')
 
     def judge(self, runs, recs):
         super().judge(runs, recs)
@@ -73,6 +74,8 @@ class fabtests_binding_gap(GapCheck):
     '''What the launcher's core binding costs in bandwidth.'''
 
     pitfall = fabtests_binding
+    rounds = rounds_of(fabtests_binding)
     # Unbound over bound bandwidth (paper, aprun --cc none: 1.225)
     gaps = {'unbound_over_bound': ('unbound', 'bound')}
     reference = {'$ref': 'references/fabtests.yaml'}
+    witnesses = ('cold_start',)

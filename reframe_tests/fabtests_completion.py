@@ -17,7 +17,7 @@ import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
 from microbench import knobs
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.tools.fabtests import FabtestsRounds, FabtestsVariantCheck
 
 
@@ -58,6 +58,7 @@ class fabtests_completion(FabtestsVariantCheck):
     main_figures = {'fi_msg_pingpong': ('rtt', 'us')}
     rounds = fixture(fabtests_completion_rounds, scope='environment')
     reference = {'$ref': 'references/fabtests.yaml'}
+    witnesses = ('client_cpu', 'cold_start')
 
     def judge(self, runs, recs):
         super().judge(runs, recs)
@@ -72,6 +73,7 @@ class fabtests_completion_gap(GapCheck):
     '''What blocking for completions costs in latency.'''
 
     pitfall = fabtests_completion
+    rounds = rounds_of(fabtests_completion)
     gaps = {
         # Round trip blocking on a file descriptor over polling (paper: > 3)
         'fd_over_spin': ('fd', 'spin'),
@@ -79,6 +81,7 @@ class fabtests_completion_gap(GapCheck):
         'sread_over_spin': ('sread', 'spin'),
     }
     reference = {'$ref': 'references/fabtests.yaml'}
+    witnesses = ('cold_start',)
 
 
 @rfm.simple_test
@@ -88,6 +91,8 @@ class fabtests_completion_yield_gap(GapCheck):
     this gap is skipped).'''
 
     pitfall = fabtests_completion
+    rounds = rounds_of(fabtests_completion)
     # Round trip polling and yielding the CPU over polling
     gaps = {'yield_over_spin': ('yield', 'spin')}
     reference = {'$ref': 'references/fabtests.yaml'}
+    witnesses = ('cold_start',)

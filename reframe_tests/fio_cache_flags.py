@@ -18,7 +18,7 @@ import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
 from microbench import knobs
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.suite.rounds import SCRATCH
 from microbench.tools.fio.cache import (CacheFlagsRounds,
                                         CacheFlagsVariantCheck)
@@ -72,6 +72,8 @@ class fio_cache_flags(CacheFlagsVariantCheck):
     knob = 'mode'
     rounds = fixture(fio_cache_flags_rounds, scope='environment')
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('darshan', 'cache_after_write', 'overwrite_factor',
+                 'data_to_memory', 'cold_start')
 
 
 @rfm.simple_test
@@ -79,6 +81,7 @@ class fio_cache_flags_gap(GapCheck):
     '''How much each cache flatters the durable figure.'''
 
     pitfall = fio_cache_flags
+    rounds = rounds_of(fio_cache_flags)
     gaps = {
         # The page cache over storage: "O_DIRECT is slow"
         'buffered_over_direct': ('buffered', 'direct'),
@@ -88,6 +91,7 @@ class fio_cache_flags_gap(GapCheck):
         'both_over_sync': ('both', 'sync'),
     }
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('cold_start',)
 
 
 @rfm.simple_test
@@ -97,6 +101,7 @@ class fio_cache_flags_dontcache_gap(GapCheck):
     only this gap is skipped).'''
 
     pitfall = fio_cache_flags
+    rounds = rounds_of(fio_cache_flags)
     gaps = {
         # The page cache kept over the page cache dropped after writeback
         'buffered_over_dontcache': ('buffered', 'dontcache'),
@@ -104,3 +109,4 @@ class fio_cache_flags_dontcache_gap(GapCheck):
         'dontcache_over_direct': ('dontcache', 'direct'),
     }
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('cold_start',)

@@ -18,7 +18,7 @@ device.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.tools.fio.polling import PollingRounds, PollingVariantCheck
 
 
@@ -39,6 +39,8 @@ class fio_completion_polling(PollingVariantCheck):
     knob = 'completion'
     rounds = fixture(fio_completion_polling_rounds, scope='environment')
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('busy_cores', 'poller_threads', 'data_to_memory',
+                 'cold_start')
 
 
 @rfm.simple_test
@@ -46,6 +48,7 @@ class fio_completion_polling_gap(GapCheck):
     '''What a submission-queue poller buys in IOPS, and costs per core.'''
 
     pitfall = fio_completion_polling
+    rounds = rounds_of(fio_completion_polling)
     gaps = {
         # IOPS with a kernel thread polling over interrupts
         'sqpoll_over_interrupt': ('sqpoll', 'interrupt', 'read'),
@@ -55,6 +58,7 @@ class fio_completion_polling_gap(GapCheck):
                                            'per_core'),
     }
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('cold_start',)
 
 
 @rfm.simple_test
@@ -64,8 +68,10 @@ class fio_completion_polling_hipri_gap(GapCheck):
     skipped).'''
 
     pitfall = fio_completion_polling
+    rounds = rounds_of(fio_completion_polling)
     gaps = {
         'hipri_over_interrupt': ('hipri', 'interrupt', 'read'),
         'hipri_over_interrupt_per_core': ('hipri', 'interrupt', 'per_core'),
     }
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('cold_start',)

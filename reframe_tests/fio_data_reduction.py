@@ -22,6 +22,7 @@ import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
 from microbench import knobs
+from microbench.suite.gap import rounds_of
 from microbench.suite.reduction import Claim, ReductionGapCheck
 from microbench.suite.rounds import SCRATCH
 from microbench.tools.elbencho.reduction import (ElbenchoReductionRounds,
@@ -84,6 +85,8 @@ class fio_data_reduction(FioReductionVariantCheck):
     knob = 'fill'
     rounds = fixture(fio_data_reduction_rounds, scope='environment')
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('darshan', 'stored_bytes', 'overwrite_factor',
+                 'data_to_memory', 'cold_start')
 
 
 @rfm.simple_test
@@ -91,6 +94,7 @@ class fio_data_reduction_gap(ReductionGapCheck):
     '''How much reducible data flatters a write bandwidth.'''
 
     pitfall = fio_data_reduction
+    rounds = rounds_of(fio_data_reduction)
     gaps = {
         # Zeros over data no file system can reduce (IO500 rule 7)
         'zeros_over_incompressible': ('zeros', 'incompressible'),
@@ -101,6 +105,7 @@ class fio_data_reduction_gap(ReductionGapCheck):
     # fio's default buffers do not reliably do either
     directions = {'zeros_over_incompressible': BOTH}
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('cold_start',)
 
 
 class elbencho_data_reduction_rounds(ElbenchoReductionRounds):
@@ -134,6 +139,7 @@ class elbencho_data_reduction(ElbenchoReductionCheck):
     knob = 'blocks'
     rounds = fixture(elbencho_data_reduction_rounds, scope='environment')
     reference = {'$ref': 'references/elbencho.yaml'}
+    witnesses = ('darshan', 'stored_bytes', 'data_to_memory', 'cold_start')
 
 
 @rfm.simple_test
@@ -141,6 +147,7 @@ class elbencho_data_reduction_gap(ReductionGapCheck):
     '''How much reducible blocks flatter elbencho's write throughput.'''
 
     pitfall = elbencho_data_reduction
+    rounds = rounds_of(elbencho_data_reduction)
     gaps = {
         # The same block over and over: one block to a deduplicating one
         'write_same_over_random': ('same', 'random', 'write'),
@@ -154,3 +161,4 @@ class elbencho_data_reduction_gap(ReductionGapCheck):
     # the CPU what it saves the drive
     directions = {'write_same_over_random': ('deduplication',)}
     reference = {'$ref': 'references/elbencho.yaml'}
+    witnesses = ('cold_start',)

@@ -12,7 +12,7 @@ import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
 from microbench import knobs
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.tools.fio import FioLogRounds, FioVariantCheck
 
 
@@ -49,6 +49,8 @@ class fio_fallocate(FioVariantCheck):
     knob = 'fallocate'
     rounds = fixture(fio_fallocate_rounds, scope='environment')
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('strace', 'darshan', 'overwrite_factor', 'data_to_memory',
+                 'cold_start')
 
 
 @rfm.simple_test
@@ -56,5 +58,7 @@ class fio_fallocate_gap(GapCheck):
     '''How much preallocation flatters a log's write bandwidth.'''
 
     pitfall = fio_fallocate
+    rounds = rounds_of(fio_fallocate)
     gaps = {'preallocated_over_none': ('default', 'none')}
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('cold_start',)

@@ -14,7 +14,7 @@ import reframe as rfm
 from reframe.core.builtins import fixture, parameter, variable
 
 from microbench import knobs
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.tools.fio import FioLogRounds, FioVariantCheck
 
 
@@ -57,6 +57,7 @@ class fio_time_based_overwrite(FioVariantCheck):
     knob = 'file'
     rounds = fixture(fio_time_based_overwrite_rounds, scope='environment')
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('darshan', 'overwrite_factor', 'data_to_memory', 'cold_start')
 
 
 @rfm.simple_test
@@ -64,5 +65,7 @@ class fio_time_based_overwrite_gap(GapCheck):
     '''How much overwriting a small file flatters the baseline.'''
 
     pitfall = fio_time_based_overwrite
+    rounds = rounds_of(fio_time_based_overwrite)
     gaps = {'overwrite_over_baseline': ('small', 'large')}
     reference = {'$ref': 'references/fio.yaml'}
+    witnesses = ('cold_start',)

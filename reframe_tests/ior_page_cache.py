@@ -44,7 +44,7 @@ from reframe.core.builtins import fixture, parameter, run_after, variable
 
 from microbench import knobs
 from microbench.suite import where
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.tools.ior import IorRounds, IorVariantCheck, gpu, reread
 from microbench.tools.ior.command import (REREAD_DEFENCE, SEQUENCE_FILES,
                                           reread_skipped)
@@ -113,6 +113,8 @@ class ior_page_cache(IorVariantCheck):
               reread.FIGURE: IorVariantCheck.limits['read']}
     rounds = fixture(ior_page_cache_rounds, scope='environment')
     reference = {'$ref': 'references/ior.yaml'}
+    witnesses = ('darshan', 'residency', 'one_kernel', 'data_to_memory',
+                 'cold_start')
 
     @run_after('init')
     def skip_impossible(self):
@@ -144,6 +146,7 @@ class ior_page_cache_gap(GapCheck):
     '''How much the page cache flatters IOR's figures.'''
 
     pitfall = ior_page_cache
+    rounds = rounds_of(ior_page_cache)
     gaps = {
         # Read back from the cache over read with O_DIRECT
         'easy_read_none_over_odirect': ('easy.none', 'easy.odirect', 'read'),
@@ -157,6 +160,7 @@ class ior_page_cache_gap(GapCheck):
         'hard_write_none_over_fsync': ('hard.none', 'hard.fsync', 'write'),
     }
     reference = {'$ref': 'references/ior.yaml'}
+    witnesses = ('cold_start',)
 
 
 class ior_gpu_buffer_rounds(IorRounds):
@@ -207,6 +211,8 @@ class ior_gpu_buffer(IorVariantCheck):
     knob = ('shape', 'defence', 'buffer')
     rounds = fixture(ior_gpu_buffer_rounds, scope='environment')
     reference = {'$ref': 'references/ior.yaml'}
+    witnesses = ('darshan', 'residency', 'one_kernel', 'data_to_memory',
+                 'cold_start')
 
     @run_after('init')
     def skip_unmeasured(self):
@@ -219,6 +225,7 @@ class ior_gpu_buffer_gap(GapCheck):
     '''How much a host buffer's figure differs from a GPU buffer's.'''
 
     pitfall = ior_gpu_buffer
+    rounds = rounds_of(ior_gpu_buffer)
     gaps = {
         # IO500's rules: host over managed memory
         'easy_write_host_over_managed': ('easy.reorder_fsync.host',
@@ -239,3 +246,4 @@ class ior_gpu_buffer_gap(GapCheck):
                                                'easy.odirect.device', 'read'),
     }
     reference = {'$ref': 'references/ior.yaml'}
+    witnesses = ('cold_start',)

@@ -13,7 +13,7 @@ check is skipped saying so.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.tools.lustre import StripingRounds, StripingVariantCheck
 from microbench.units import size_bytes
 
@@ -44,6 +44,8 @@ class lustre_striping(StripingVariantCheck):
     knob = 'layout'
     rounds = fixture(lustre_striping_rounds, scope='environment')
     reference = {'$ref': 'references/lustre.yaml'}
+    witnesses = ('darshan', 'stripe_count', 'overwrite_factor',
+                 'data_to_memory', 'cold_start')
 
 
 @rfm.simple_test
@@ -51,6 +53,8 @@ class lustre_striping_gap(GapCheck):
     '''What one stripe and misaligned accesses cost.'''
 
     pitfall = lustre_striping
+    rounds = rounds_of(lustre_striping)
     gaps = {'striped_over_one_stripe': ('striped', 'one_stripe'),
             'aligned_over_misaligned': ('striped', 'misaligned')}
     reference = {'$ref': 'references/lustre.yaml'}
+    witnesses = ('cold_start',)

@@ -18,7 +18,7 @@ stat and read rates are then reported as cache figures, saying why.
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.tools.mdtest import MdtestRounds, MdtestVariantCheck
 
 SHAPES = ('easy', 'hard')
@@ -48,6 +48,7 @@ class mdtest_metadata(MdtestVariantCheck):
     knob = ('shape', 'stride')
     rounds = fixture(mdtest_metadata_rounds, scope='environment')
     reference = {'$ref': 'references/mdtest.yaml'}
+    witnesses = ('darshan', 'one_kernel', 'cold_start')
 
 
 @rfm.simple_test
@@ -56,6 +57,7 @@ class mdtest_metadata_gap(GapCheck):
     directory costs.'''
 
     pitfall = mdtest_metadata
+    rounds = rounds_of(mdtest_metadata)
     gaps = {
         # Stat of one's own files over another node's
         'easy_stat_none_over_node': ('easy.none', 'easy.node', 'stat'),
@@ -64,3 +66,4 @@ class mdtest_metadata_gap(GapCheck):
         'create_easy_over_hard': ('easy.node', 'hard.node', 'create'),
     }
     reference = {'$ref': 'references/mdtest.yaml'}
+    witnesses = ('cold_start',)

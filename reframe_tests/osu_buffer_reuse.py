@@ -13,7 +13,7 @@ about 40% of the bandwidth (32 KiB messages, Summit EDR InfiniBand).  OSU
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.tools.osu import OsuRounds, OsuVariantCheck
 
 
@@ -39,6 +39,7 @@ class osu_buffer_reuse(OsuVariantCheck):
     knob = ('benchmark', 'buffer')
     rounds = fixture(osu_buffer_reuse_rounds, scope='environment')
     reference = {'$ref': 'references/osu.yaml'}
+    witnesses = ('cold_start',)
 
 
 @rfm.simple_test
@@ -46,6 +47,7 @@ class osu_buffer_reuse_gap(GapCheck):
     '''What rotating buffers cost.'''
 
     pitfall = osu_buffer_reuse
+    rounds = rounds_of(osu_buffer_reuse)
     gaps = {
         # Bandwidth from many buffers over one (paper: about 0.6)
         'multiple_over_single': ('osu_bw.multiple', 'osu_bw.single'),
@@ -54,3 +56,4 @@ class osu_buffer_reuse_gap(GapCheck):
                                          'osu_latency.single'),
     }
     reference = {'$ref': 'references/osu.yaml'}
+    witnesses = ('cold_start',)

@@ -20,12 +20,12 @@ so it is tried last.
 '''
 
 import os
-import socket
+import sys
 
 import yaml
 from reframe.utility import import_module_from_file
 
-from microbench import components, fields, paths, references
+from microbench import components, fields, limitsfile, paths, references
 
 HERE = paths.SYSTEMS
 ROOT = paths.ROOT
@@ -125,17 +125,20 @@ def _slurm_defaults(systems):
 
 def _measured_limits(systems):
     '''Every partition's measured limits (systems/limits/<system>.yaml,
-    written by ``microbench limits --write``) in its ``extras.measured``;
-    the local default's only on the machine that measured them.'''
+    written by ``microbench limits --write``) in its ``extras.measured``
+    where they apply, else why not (``{'withheld': reason}``: a local
+    partition's only on the machine that measured them); a file or an
+    entry that is not one is one line here, and costs only its shares.'''
+    here = components.this_machine()
     for system in systems:
-        measured = components.load(system['name'])
+        found = limitsfile.load(system['name'])
+        for line in found.problems:
+            print(f'microbench: warning: {line}', file=sys.stderr)
         for part in system['partitions']:
-            entry = measured.get(part['name'])
-            if entry is None or (system['name'] == 'local' and not
-                                 components.applies(entry,
-                                                    socket.gethostname())):
-                continue
-            part.setdefault('extras', {})['measured'] = entry
+            measured = components.in_force_here(
+                found, part['name'], components.bound(part), here)
+            if measured is not None:
+                part.setdefault('extras', {})['measured'] = measured
 
     return systems
 

@@ -1,6 +1,7 @@
 '''File systems the end-to-end tests mount (as root) to provoke faults, a
-compressing file system for the data-reduction check, and a guard on
-Hypothesis' settings of parametrized tests.'''
+compressing file system for the data-reduction check, a guard on
+Hypothesis' settings of parametrized tests, and which tests share one
+worker when the tests run on every core (pytest-xdist).'''
 
 import os
 import shutil
@@ -9,7 +10,42 @@ import tempfile
 
 import pytest
 
+import dryruns
 from microbench.units import size_bytes
+
+
+#: The xdist group of every test that runs a benchmark or a test bed (the
+#: markers e2e and slurm): one worker runs them, one after another, so no
+#: two benchmarks run side by side (the suite's lock would hold the second
+#: anyway, its time limit running) and the test beds' ports, namespaces
+#: and daemons are one test's at a time; the other workers run the rest
+#: beside them (``--dist loadgroup``, pyproject.toml)
+BENCHMARKS = 'benchmarks'
+
+#: The xdist group of the modules that read the shared dry runs (the
+#: marker dry_runs): on one worker, each partition's dry run is made once
+DRY_RUNS = 'dry-runs'
+
+
+def pytest_collection_modifyitems(config, items):
+    '''Every test's xdist group: the benchmarks', the dry runs', else its
+    module's (a module's fixtures are made once, on one worker).'''
+    for item in items:
+        if item.get_closest_marker('e2e') or item.get_closest_marker(
+                'slurm'):
+            group = BENCHMARKS
+        elif item.get_closest_marker('dry_runs'):
+            group = DRY_RUNS
+        else:
+            group = item.nodeid.split('::')[0]
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.fixture(scope='session')
+def dry_runs(tmp_path_factory):
+    '''Every partition's dry run, made once per pytest process
+    (tests/helpers/dryruns.py).'''
+    return dryruns.DryRuns(tmp_path_factory.mktemp('dry-runs'))
 
 
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)

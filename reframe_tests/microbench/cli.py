@@ -21,6 +21,11 @@ storage.
                       | --textfile DIR | --push URL)...
     microbench audit [--format text|json|sarif] [--measure] INPUT...
     microbench audit [--format ...] -- PROGRAM ARGS...
+    microbench ab CHECK... --a STACK (--b STACK | --aa) [--mode quick]
+                  [--system S:P] [-S VAR=VAL]... [--json FILE]
+    microbench diagnose EVENT --verdicts FILE [--a STACK] [--mode quick]
+    microbench bisect LOCK_A LOCK_B (--checks CHECK... | --moved AB_JSON)
+                      [--mode quick] [--system S:P] [--stacks-dir DIR]
 
 SESSIONS, BEFORE and AFTER are ReFrame's session queries: a session UUID,
 a time period (``now-7d:now``), a filter on ``--session-extras``
@@ -37,10 +42,12 @@ microbench/bundles/bundle.py; whether a run's session was stored
 
 import argparse
 import gc
+import os
 import sys
 
 from microbench.audit import command as audit
 from microbench.bundles import bundle, check, replay
+from microbench.cause import ab, bisect, diagnose
 from microbench.verdicts import (ack, acked, advise, baseline, compare,
                                  confirm, export, limits, report, storage,
                                  stored, weather)
@@ -50,10 +57,20 @@ COMMANDS = {'baseline': baseline, 'compare': compare, 'confirm': confirm,
             'ack': ack, 'acks': acked, 'advise': advise, 'report': report,
             'bundle': bundle, 'check-bundle': check, 'replay': replay,
             'stored': stored, 'limits': limits, 'weather': weather,
-            'export': export, 'audit': audit}
+            'export': export, 'audit': audit, 'ab': ab,
+            'diagnose': diagnose, 'bisect': bisect}
 
 #: What a subcommand may fail with: a message and exit code 2
 ERRORS = (storage.ResultsError, bundle.BundleError, OSError, ValueError)
+
+#: The environment variable that lets an unexpected error show where it
+#: was raised (a maintainer's switch; the door itself says one line)
+TRACEBACK = 'MICROBENCH_TRACEBACK'
+
+#: The exit code of a door that cannot go on (bad input, an unexpected
+#: error); 1 is kept for what a subcommand found (a regression), 4 for
+#: ``stored``'s run that stored nothing
+CANNOT_GO_ON = 2
 
 #: Every session of the results storage
 ALL = storage.ALL
@@ -65,12 +82,20 @@ def parser():
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description='Verdicts from the suite\'s results storage.',
         epilog=__doc__.split('\n\n', 1)[1].replace('``', ''))
-    top.add_argument('--db', help='the results storage (default: '
-                     'RFM_SQLITE_DB_FILE, else perflogs/results.db)')
+    top.add_argument('--db', help=DB_HELP)
     sub = top.add_subparsers(dest='command', required=True)
     for name, module in COMMANDS.items():
-        module.add_arguments(sub.add_parser(name, help=module.HELP))
+        command = sub.add_parser(name, help=module.HELP)
+        # ``microbench compare --last --db FILE`` as well as ``microbench
+        # --db FILE compare --last``: where a person types it
+        command.add_argument('--db', default=argparse.SUPPRESS,
+                             help=DB_HELP)
+        module.add_arguments(command)
     return top
+
+
+DB_HELP = ('the results storage (default: RFM_SQLITE_DB_FILE, else '
+           'perflogs/results.db)')
 
 
 def main(argv=None):
@@ -85,14 +110,34 @@ def main(argv=None):
     try:
         return args.handler(args)
     except ERRORS as err:
-        print(f'microbench {args.command}: error: {err}', file=sys.stderr)
-        return 2
+        print(f'microbench {args.command}: error: {one_line(err)}',
+              file=sys.stderr)
+        return CANNOT_GO_ON
+    except KeyboardInterrupt:
+        print(f'microbench {args.command}: interrupted', file=sys.stderr)
+        return 130
+    except Exception as err:
+        # Every door answers in one line, never a traceback: an error no
+        # reader expected is still said as what it is (and is a bug)
+        if os.environ.get(TRACEBACK):
+            raise
+        print(f'microbench {args.command}: internal error: '
+              f'{type(err).__name__}: {one_line(err)} (a bug of microbench; '
+              f'{TRACEBACK}=1 shows where)', file=sys.stderr)
+        return CANNOT_GO_ON
     finally:
         # Python's exit collects once more over every object of pandas,
         # matplotlib, SciPy and ReFrame before it frees them: a fifth of a
         # second of a night's report or compare, for nothing the process
         # still needs
         gc.freeze()
+
+
+def one_line(err, limit=500):
+    '''``err``'s message on one line, at most ``limit`` characters (a
+    message may quote a whole input).'''
+    text = ' '.join(str(err).split()) or type(err).__name__
+    return text if len(text) <= limit else text[:limit - 3] + '...'
 
 
 if __name__ == '__main__':

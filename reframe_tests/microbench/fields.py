@@ -85,16 +85,41 @@ FIELDS = {
                                        '``<figure>=<r>x memory[, <r>x '
                                        'client cache]`` joined by ``;`` '
                                        '(microbench/suite/memory.py)'),
+    'too_spread': (str, '', False, 'every gap of a gap check whose '
+                                   'pitfall did not show and whose rounds '
+                                   'are too spread to tell '
+                                   '(microbench/suite/stats.py), ``<gap>: '
+                                   'gap 1, rounds 0.45 to 2.2`` joined by '
+                                   '``;`` (empty if none)'),
+    'stack': (str, '', False, 'the side of an A/B experiment (``microbench '
+                              'ab``: ``-P stack=A,B`` makes one test of '
+                              'each side) and the identity of its '
+                              'software stack, ``A: <name>; prefix <dir>; '
+                              'fio <dir> (<version>); lock <sha256>`` '
+                              '(microbench/sides.py); empty outside an '
+                              'A/B'),
+    'tool_path': (str, '', True, "the tool's program as the job found it "
+                                 '(``command -v``) and where its links '
+                                 'lead, ``<path> -> <real path>``: the '
+                                 'software stack that ran (a Spack view\'s '
+                                 '``bin/`` names its environment: '
+                                 '``microbench diagnose``)'),
+    'spack_lock': (str, '', True, 'the sha256 of the ``spack.lock`` of the '
+                                  'Spack environment that program came '
+                                  "from (its view's, else the partition's "
+                                  '``spack_env``); empty without one'),
 }
 
 #: What ran: the fields that tell two runs of a figure apart (not the
 #: scratch directory: every job makes a private one)
 CONTEXT = ('tool_version', 'spack_env', 'spack_spec', 'node', 'kernel',
-           'scratch_fstype', 'scratch_mount_options', 'suite_commit')
+           'scratch_fstype', 'scratch_mount_options', 'suite_commit',
+           'tool_path', 'spack_lock')
 
 #: What ran, by what a change of it says: the software (the suite, the
 #: benchmark, its build) or the machine (kernel, file system, nodes)
-SOFTWARE = ('tool_version', 'spack_env', 'spack_spec', 'suite_commit')
+SOFTWARE = ('tool_version', 'spack_env', 'spack_spec', 'suite_commit',
+            'tool_path', 'spack_lock')
 MACHINE = ('kernel', 'scratch_fstype', 'scratch_mount_options', 'node')
 
 #: The fields a variant check takes from its rounds job, and a gap check
@@ -111,10 +136,20 @@ _REFRAME_TAIL = ['check_system', 'check_partition', 'check_environ',
 
 
 def perflog_columns():
-    '''The columns of a perflog row: ReFrame's, with the variant after the
-    test's name, then every other field.'''
+    '''The columns of a perflog row, as the perflog handler's format names
+    them (ReFrame's log record attributes, ``check_<name>``): ReFrame's,
+    with the variant after the test's name, then every other field.'''
     return [*_REFRAME_HEAD, 'check_variant', *_REFRAME_TAIL,
             *(f'check_{name}' for name in FIELDS if name != 'variant')]
+
+
+def perflog_header():
+    '''The columns of a perflog row as its header line names them, what
+    a reader of the file sees (``pandas.read_csv(path, sep='|')``):
+    ReFrame's handler writes each attribute of the format without its
+    ``check_`` (ReFrame 4.10's ``MultiFileHandler``;
+    ``tests/repository/test_docs_fields.py`` holds it to real perflogs).'''
+    return [column.removeprefix('check_') for column in perflog_columns()]
 
 
 def differences(before, after):

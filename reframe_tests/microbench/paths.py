@@ -25,6 +25,9 @@ MODES = os.path.join(CHECKS, 'modes.yaml')
 SKELETON = os.path.join(LIBRARY, 'suite', 'rounds.sh')
 #: The residency witness of one node, beside it in every stage directory
 RESIDENCY = os.path.join(LIBRARY, 'suite', 'residency.sh')
+#: The lock and the progress lines of every rounds job, which the skeleton
+#: sources from beside it
+PROGRESS = os.path.join(LIBRARY, 'suite', 'progress.sh')
 #: ReFrame's configuration: config.py and one file per system
 SYSTEMS = os.path.join(ROOT, 'systems')
 CONFIG = os.path.join(SYSTEMS, 'config.py')

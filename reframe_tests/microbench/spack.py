@@ -9,6 +9,7 @@ a Spack environment (the local default, ReFrame's generic system) the
 benchmarks come from the system: both say ``system``.
 '''
 
+import hashlib
 import json
 import os
 
@@ -20,6 +21,13 @@ ENVS_DIR = paths.SPACK_ENVS
 
 #: What a record says without a Spack environment
 SYSTEM = 'system'
+
+#: What joins a program's path and where its links lead in a ``found``
+#: record and the ``tool_path`` field
+LEADS = ' -> '
+
+#: The most of a spack.lock hashed (a facility lock is a few MiB)
+LOCK_CAP = 64 << 20
 
 
 def packages(programs):
@@ -70,3 +78,50 @@ def record(env_dir, programs):
         return name, f'no usable spack.lock: {err}'
 
     return name, ' '.join(concrete(specs, p) for p in packages(programs))
+
+
+def environment_of(path):
+    '''The Spack environment folder whose view holds ``path`` (a
+    ``<env>/.spack-env/view/bin/fio``), or None.'''
+    parts = os.path.normpath(path).split(os.sep)
+    if '.spack-env' not in parts:
+        return None
+    return os.sep.join(parts[:parts.index('.spack-env')]) or os.sep
+
+
+def lock_digest(env_dir):
+    '''The sha256 of ``<env_dir>/spack.lock``, or '' where there is none
+    to read (nor one read past :data:`LOCK_CAP`).'''
+    if not env_dir:
+        return ''
+    try:
+        with open(os.path.join(env_dir, 'spack.lock'), 'rb') as fp:
+            text = fp.read(LOCK_CAP + 1)
+    except OSError:
+        return ''
+    if len(text) > LOCK_CAP:
+        return ''
+    return hashlib.sha256(text).hexdigest()
+
+
+def found(records, programs, env_dir=None):
+    '''(tool_path, spack_lock) of the first of ``programs`` among a job's
+    ``found`` records (``<path> -> <real path>``: where the job found each
+    program it needs): the program as found and where its links lead (one
+    path where they are the same), and the sha256 of the lock of the Spack
+    environment whose view holds it, else of ``env_dir`` (the partition's
+    ``spack_env``).  ('', '') where the job recorded none of them (a job of
+    an older suite).'''
+    names = [os.path.basename(program) for program in programs]
+    by_name = {}
+    for line in records:
+        path, _, real = line.partition(LEADS)
+        by_name.setdefault(os.path.basename(path.strip()),
+                           (path.strip(), real.strip()))
+    for name in names:
+        if name in by_name:
+            path, real = by_name[name]
+            shown = path if not real or real == path else \
+                f'{path}{LEADS}{real}'
+            return shown, lock_digest(environment_of(path) or env_dir)
+    return '', ''

@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 import project
-from microbench.bundles import bundle, check
+from microbench.bundles import bundle, check, replay
 
 ENV = 'slurm_cluster/lustre'
 
@@ -76,3 +76,14 @@ def test_check_bundle_concretizes_the_environment_again():
     assert check.reconcretize(files, ['local']) == [
         "spack_envs/local: concretized again, 1 hashes differ from the "
         "lock's (1 of the lock are gone)"]
+
+
+@pytest.mark.parametrize('recorded,replayed', [
+    (['-r', '--session-extras', 'kind=nightly,tag=a'],
+     ['-r', '--session-extras', 'tag=a,kind=replay']),
+    (['-r', '--session-extras=kind=nightly'],
+     ['-r', '--session-extras=kind=replay']),
+    (['-r'], ['-r', '--session-extras', 'kind=replay']),
+])
+def test_a_replay_is_never_a_night(recorded, replayed):
+    assert replay.retagged(recorded) == replayed

@@ -222,8 +222,9 @@ def test_replay_repeats_the_command_line_and_variables(night, tmp_path):
     assert f'git checkout {meta["suite_commit"][0][:40]}' in lines
     command = shlex.split(lines[-1])
     original = shlex.split(meta['cmdline'])
+    # the same command line, its session tagged a replay (never a night)
     assert command[command.index(replay.reframe_command(meta)[0]):][1:] == \
-        original[1:]
+        replay.retagged(original[1:])
 
     into = tmp_path / 'replay'
     proc = microbench('replay', archive, '--run', '--into', str(into))
@@ -237,7 +238,9 @@ def test_replay_repeats_the_command_line_and_variables(night, tmp_path):
                 del out[out.index(name):out.index(name) + 2]
         return out
 
-    assert what(again['session_info']['cmdline']) == what(meta['cmdline'])
+    assert what(again['session_info']['cmdline']) == replay.retagged(
+        what(meta['cmdline']))
+    assert again['session_info']['kind'] == replay.REPLAY
     first = json.loads(bundle.read(archive)['session/report.json'])
     cases = {(c['display_name'], c['samples'])
              for c in first['runs'][-1]['testcases']}

@@ -60,7 +60,7 @@ def test_data_reduction_on_a_compressing_btrfs(tmp_path, btrfs):
     proc = run(tmp_path, '-n', '^fio_data_reduction',
                '-S', f'scratch_dir={btrfs}',
                env={'RFM_CONFIG_FILES': str(config)})
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    project.assert_ran(proc)
     frame = perflog.load(str(tmp_path / 'perflogs'))
     zeros = project.figure(frame, 'fio_data_reduction %fill=zeros',
                          'write_median_mib_s')
@@ -85,7 +85,7 @@ def test_data_reduction_on_a_file_system_that_does_not_reduce(tmp_path):
     (tmp_path / 'scratch').mkdir()
     proc = run(tmp_path, '-n', '^fio_data_reduction',
                '-S', f'scratch_dir={tmp_path}/scratch')
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    project.assert_ran(proc)
     frame = perflog.load(str(tmp_path / 'perflogs'))
     zeros = project.figure(frame, 'fio_data_reduction %fill=zeros',
                          'write_median_mib_s')
@@ -112,7 +112,7 @@ def test_elbencho_data_reduction_on_a_compressing_btrfs(tmp_path, btrfs):
                '-S', f'elbencho_bindir={ELBENCHO_BINDIR}',
                '-S', f'scratch_dir={btrfs}',
                env={'RFM_CONFIG_FILES': str(config)})
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    project.assert_ran(proc)
     frame = perflog.load(str(tmp_path / 'perflogs'))
     witness = {blocks: project.figure(
         frame, f'elbencho_data_reduction %blocks={blocks}',
@@ -137,7 +137,7 @@ def test_completion_polling(tmp_path):
     (tmp_path / 'scratch').mkdir()
     proc = run(tmp_path, '-n', '^fio_completion_polling',
                '-S', f'scratch_dir={tmp_path}/scratch')
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    project.assert_ran(proc)
     frame = perflog.load(str(tmp_path / 'perflogs'))
     names = set(frame['name'])
     for variant in ('interrupt', 'sqpoll'):
@@ -148,8 +148,12 @@ def test_completion_polling(tmp_path):
 
     sqpoll = project.figure(frame, 'fio_completion_polling %completion=sqpoll',
                           'busy_median_cores')
-    assert re.match(r'1 iou-sqp thread\(s\) \(iou-sqp-\d+\) held ',
-                    sqpoll['witness'])
+    # A poller seen holding its core; on a saturated node (a busy CI
+    # machine) the witness says it cannot tell, with the node's load
+    assert (re.match(r'1 iou-sqp thread\(s\) \(iou-sqp-\d+\) held ',
+                     sqpoll['witness'])
+            or re.search(r'when the node was busy [\d.]+ of its \d+ cores.*'
+                         r'; inconclusive: ', sqpoll['witness']))
     assert 'fio reported its jobs\' CPU as' in sqpoll['witness']
     interrupt = project.figure(
         frame, 'fio_completion_polling %completion=interrupt',
@@ -181,7 +185,7 @@ def test_dontcache_beside_buffered_and_direct(tmp_path):
         pytest.skip(f'this kernel ({os.uname().release}) or file system '
                     f'refuses RWF_DONTCACHE')
 
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    project.assert_ran(proc)
     frame = perflog.load(str(tmp_path / 'perflogs'))
 
     def resident(mode):
@@ -209,7 +213,7 @@ def test_dontcache_beside_buffered_and_direct(tmp_path):
 def test_dontcache_is_skipped_with_an_older_fio(tmp_path):
     proc = run(tmp_path, '-n', 'fio_cache_flags%mode=dontcache',
                '-S', 'samples=1', '-S', 'fio_cache_flags_rounds.numjobs=2')
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    project.assert_ran(proc)
     assert ('SKIP' in proc.stdout
             and 'RWF_DONTCACHE cannot be asked here: it needs fio 3.40 or '
                 'later' in proc.stdout)
@@ -221,7 +225,7 @@ def test_dontcache_is_skipped_with_an_older_fio(tmp_path):
 def test_fabtests_yield_beside_the_other_completion_methods(tmp_path):
     proc = run(tmp_path, '-n', '^fabtests_completion', '-S', 'samples=1',
                '-S', f'fabtests_bindir={FABTESTS_BINDIR}')
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    project.assert_ran(proc)
     frame = perflog.load(str(tmp_path / 'perflogs'))
     for method in ('spin', 'fd', 'sread'):
         assert float(project.figure(

@@ -1,7 +1,11 @@
 '''End to end: a partition's component limits measured with the real fio on
-the local default, kept by ``microbench limits --write``, then every fio
-figure of the next run as a share of them.'''
+the local default, kept by ``microbench limits --write`` with this
+machine's identity, then every fio figure of the next run as a share of
+them; and the same file as another machine's (its identity changed): the
+next run's figures carry no share but why, and the report and the
+weather page say it.'''
 
+import html
 import json
 import os
 import re
@@ -11,9 +15,10 @@ import subprocess
 import sys
 
 import pytest
+import yaml
 
 import project
-from microbench import components
+from microbench import components, limitsfile
 
 pytestmark = [
     pytest.mark.e2e,
@@ -54,7 +59,7 @@ def measured(tmp_path_factory):
 
 def test_the_limits_are_measured(measured):
     tmp, proc, _, _ = measured
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    project.assert_ran(proc)
     # the rounds job, six limits and the node; the network needs two nodes
     assert 'Ran 8/11 test case(s)' in proc.stdout, proc.stdout[-3000:]
     assert 'one node: two ranks would meet in shared memory' in proc.stdout
@@ -104,11 +109,14 @@ def test_microbench_limits_keeps_them(measured):
     tmp, proc, write, _ = measured
     assert write.returncode == 0, write.stderr
     assert 'storage_write_mib_s' in write.stdout
-    assert '+  limits:' in write.stdout       # the diff
+    assert '+    limits:' in write.stdout     # the diff
+    assert f'+      machine: {components.identity()}' in write.stdout
     assert 'written:' in write.stderr
     with open(tmp / 'limits' / 'local.yaml') as fp:
-        entry = components.parse(fp.read())['default']
+        entry = limitsfile.parse(fp.read())['default']
     assert entry['measured']['nodes'] == socket.gethostname()
+    assert entry['measured']['machine'] == components.identity()
+    assert components.elsewhere(entry, components.this_machine()) is None
     found = cases(tmp / 'report.json')
     for name, (check, variant, figure, unit, *_) in \
             components.LIMITS.items():
@@ -129,10 +137,10 @@ def test_every_fio_figure_is_a_share_of_its_limit(measured, tmp_path):
     proc = project.run_checks(tmp_path, '--mode', 'quick', '-n',
                             '^fio_cache_flags', '-S',
                             f'scratch_dir={tmp_path}/scratch', env=env)
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    project.assert_ran(proc)
     with open(os.path.join(env['MICROBENCH_LIMITS_DIR'], 'local.yaml')) \
             as fp:
-        peak = components.parse(fp.read())['default']['limits'][
+        peak = limitsfile.parse(fp.read())['default']['limits'][
             'storage_write_mib_s']['median']
     found = cases(tmp_path / 'report.json')
     for mode in ('buffered', 'direct', 'sync', 'both'):
@@ -145,3 +153,44 @@ def test_every_fio_figure_is_a_share_of_its_limit(measured, tmp_path):
             peak, rel=1e-5)
         assert float(pairs(case['share_of_limit'])[figure]) == \
             pytest.approx(100 * median / peak, rel=1e-3)
+
+
+def test_another_machines_limits_are_withheld(measured, tmp_path):
+    '''The file just written, as if made on another machine: the run
+    holds no figure against it, each record says why, and so do the
+    report and the weather page.'''
+    _, _, write, env = measured
+    assert write.returncode == 0, write.stderr
+    with open(os.path.join(env['MICROBENCH_LIMITS_DIR'], 'local.yaml')) \
+            as fp:
+        data = yaml.safe_load(fp)
+    data['partitions']['default']['measured']['machine'] = \
+        'ffffffffffffffff'
+    (tmp_path / 'limits').mkdir()
+    (tmp_path / 'limits' / 'local.yaml').write_text(yaml.safe_dump(data))
+    (tmp_path / 'scratch').mkdir()
+    proc = project.run_checks(
+        tmp_path, '--mode', 'quick', '-n', '^fio_cache_flags', '-S',
+        f'scratch_dir={tmp_path}/scratch',
+        env={'MICROBENCH_LIMITS_DIR': str(tmp_path / 'limits')})
+    project.assert_ran(proc)
+    why = components.ELSEWHERE
+    found = cases(tmp_path / 'report.json')
+    for mode in ('buffered', 'direct', 'sync', 'both'):
+        case = found[f'fio_cache_flags %mode={mode}']
+        assert pairs(case['limit_name']) == {
+            'write_median_mib_s': f'storage_write_mib_s (withheld: {why})'}
+        assert case['limit_value'] == case['share_of_limit'] == ''
+    said = f'{why}; {components.fix(why, "local:default")}'
+    db = str(tmp_path / 'results.db')
+    for command, page in (('report', 'report.html'),
+                          ('weather', 'weather.html')):
+        out = tmp_path / command
+        done = subprocess.run([MICROBENCH, '--db', db, command, '-o',
+                               str(out)], capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr
+        text = html.unescape((out / page).read_text())
+        assert 'No share of a measured limit on local:default' in text
+        assert said in text, command
+        assert "% of the partition's limit" not in text

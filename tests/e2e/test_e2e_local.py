@@ -15,7 +15,9 @@ import pytest
 
 import project
 import perflog
-from microbench.suite import coldstart, records
+from microbench import references
+from microbench.suite import gap as gap_module
+from microbench.suite import coldstart, records, stats
 from microbench.verdicts import figures
 
 pytestmark = [
@@ -61,14 +63,14 @@ def quick(tmp_path_factory):
     return tmp, proc, perflog.load(str(tmp / 'perflogs'))
 
 
-def test_every_check_passes(quick):
+def test_every_check_runs_and_holds(quick):
     _, proc, _ = quick
-    assert proc.returncode == 0, proc.stdout[-3000:]
     # 3 rounds jobs; fio_cache_flags' dontcache and its gap run only with
     # fio 3.40 or later (MICROBENCH_FIO_BINDIR in test_e2e_field_pitfalls.py)
+    found = project.assert_ran(proc)
+    assert len(found) == 16
     assert ('Ran 14/16 test case(s)' in proc.stdout
             or 'Ran 16/16 test case(s)' in proc.stdout)
-    assert '0 failure(s)' in proc.stdout
 
 
 def test_perflog_records_what_ran(quick):
@@ -200,9 +202,9 @@ def test_missing_fio_is_a_skip(tmp_path):
     proc = project.run_checks(
         tmp_path, '--mode', 'quick', '-n', 'fio_fallocate%fallocate=none',
         '-S', f'fio_fallocate_rounds.fio_bindir={empty}')
-    assert proc.returncode == 0, proc.stdout
+    project.assert_ran(proc)
     assert 'SKIP' in proc.stdout
-    assert f'{empty}/fio not found on PATH' in proc.stdout
+    assert f'[fio not found in -S fio_bindir={empty} on ' in proc.stdout
     assert 'Traceback' not in proc.stdout + proc.stderr
 
 
@@ -232,6 +234,71 @@ def test_figure_above_a_ceiling_fails(tmp_path):
             'a cache effect or a broken measurement') in proc.stdout
 
 
+def test_a_variant_that_fails_its_reference_keeps_its_gap(tmp_path):
+    '''An impossible reference for fio_fallocate's ``none`` (the user's
+    references file, as ``microbench baseline`` writes one): the variant
+    fails in its performance stage, its gap is reported all the same,
+    computed from the same samples, with its records as ever.'''
+    (tmp_path / 'scratch').mkdir()
+    user = tmp_path / 'references.yaml'
+    user.write_text(references.set_entry(
+        '', ['fio_fallocate', 'local:default', 'none', 'write_median_mib_s'],
+        [1000000, -0.1, 0.1, 'MiB/s']))
+    proc = project.run_checks(
+        tmp_path, '--mode', 'quick', '-n', '^fio_fallocate',
+        '-S', f'scratch_dir={tmp_path}/scratch',
+        env={'MICROBENCH_REFERENCES': str(user)})
+    assert proc.returncode == 1, proc.stdout[-3000:]
+    assert 'Ran 4/4 test case(s)' in proc.stdout
+    assert '(1 failure(s), 0 expected failure(s), 0 skipped' in proc.stdout
+    assert 'Traceback' not in proc.stdout + proc.stderr
+    frame = perflog.load(str(tmp_path / 'perflogs'))
+    default, none = (project.figure(frame, f'fio_fallocate %fallocate={v}',
+                                    'write_median_mib_s')
+                     for v in ('default', 'none'))
+    assert none['perf_result'] == 'fail'
+    assert float(none['perf_ref']) == 1000000
+    gap = project.figure(frame, 'fio_fallocate_gap', 'preallocated_over_none')
+    assert gap['perf_result'] in ('pass', 'fail')
+    assert float(gap['perf_value']) == pytest.approx(
+        float(default['perf_value']) / float(none['perf_value']))
+    assert gap['sample_values'] == (f'default: {default["sample_values"]} '
+                                    f'; none: {none["sample_values"]}')
+    assert gap['command_line'] == (f'default: {default["command_line"]} ; '
+                                   f'none: {none["command_line"]}')
+    assert gap['node'] == none['node'] and gap['samples'] == 3
+    # Its ratio per round, and what the rule of a gap too spread to tell
+    # says of these samples
+    samples = [stats.Samples([float(v) for v in row['sample_values'].split(
+        ',')], 'MiB/s') for row in (default, none)]
+    ratios = figures.parse_samples(gap['figure_samples'])
+    assert ratios['preallocated_over_none'] == pytest.approx(
+        stats.round_ratios(*samples).values, rel=1e-5)
+    unclear = stats.too_spread(*samples)
+    assert gap['too_spread'] == ('' if unclear is None else
+                                 gap_module.spread_record(
+                                     'preallocated_over_none', unclear))
+
+
+def test_a_variant_that_fails_its_sanity_skips_its_gap(tmp_path):
+    '''A storage write ceiling of 1 MiB/s on the local partition: both
+    variants fail their sanity (their samples cannot be storage), and the
+    gap is skipped, saying which input and why.'''
+    config = project.local_config(tmp_path,
+                                  {'ceilings': {'storage_write_mib_s': 1}})
+    proc = project.run_checks(
+        tmp_path, '--mode', 'quick', '-n', '^fio_fallocate',
+        '-S', 'samples=1', env={'RFM_CONFIG_FILES': str(config)})
+    assert proc.returncode == 1
+    assert '(2 failure(s), 0 expected failure(s), 1 skipped' in proc.stdout
+    skip, = (line for line in proc.stdout.splitlines()
+             if 'SKIP' in line and 'fio_fallocate_gap' in line)
+    assert ('[fio_fallocate %fallocate=default failed its sanity, so no '
+            'gap of it is computed: ') in skip
+    assert 'exceeds the storage write ceiling of local:default' in skip
+    assert 'Traceback' not in proc.stdout + proc.stderr
+
+
 def test_odirect_rejected_by_the_file_system(tmp_path, ramfs):
     # No Darshan witness (one found by darshan-config on PATH would fail
     # first, on its own sample); the page cache witness's own short sample
@@ -257,7 +324,7 @@ def test_generic_system_without_configuration(tmp_path):
         '-S', 'runtime_s=2', '-S', 'witness_runtime_s=1',
         '-S', 'file_size=8g', '-S', 'large_file_size=8g',
         '-S', 'small_file_size=64m', '-S', 'samples=2', config=False)
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    project.assert_ran(proc)
     assert '@generic:default+builtin' in proc.stdout
     assert 'Ran 8/8 test case(s)' in proc.stdout
     # ReFrame's builtin perflog format: one row per run, every loggable

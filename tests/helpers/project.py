@@ -4,6 +4,7 @@ and a way to run ReFrame on it.'''
 import glob
 import importlib
 import inspect
+import json
 import os
 import shutil
 import subprocess
@@ -155,13 +156,51 @@ def reframe(*args, env=None, cwd=None, config=True, timeout=900):
 
 def run_checks(tmp, *args, config=True, env=None):
     '''Run checks with everything they write below ``tmp``: stage and
-    output, perflogs, the report and the results storage.'''
-    return reframe(
+    output, perflogs, the report and the results storage.  The completed
+    process knows its report (``proc.report``: :func:`assert_ran`).'''
+    proc = reframe(
         '-r', '--prefix', str(tmp), '--perflogdir', str(tmp / 'perflogs'),
         '--report-file', str(tmp / 'report.json'), *args,
         env={'RFM_SQLITE_DB_FILE': str(tmp / 'results.db'), **(env or {})},
         config=config, cwd=str(tmp)
     )
+    proc.report = os.path.join(str(tmp), 'report.json')
+    return proc
+
+
+def outcomes(proc):
+    '''``[(test, result, failing stage, reason)]`` of every test case of
+    the run ``proc`` (its ReFrame report).'''
+    with open(proc.report) as fp:
+        report = json.load(fp)
+    return [(case['display_name'], case['result'], case.get('fail_phase'),
+             case.get('fail_reason') or '')
+            for case in report['runs'][-1]['testcases']]
+
+
+def assert_ran(proc, ran=None):
+    '''Every test case of the run ``proc`` ran and held (its sanity: what
+    the benchmark printed is what was asked, its witnesses agree), or was
+    skipped; ``ran`` of them, where given.
+
+    A figure outside its reference band is allowed: the bands are those of
+    the machine the references were measured on, idle, and an end-to-end
+    test must hold on any machine, busy or not.  The band's judgement is
+    the suite doing its job (its own tests hold the bands' arithmetic); a
+    failure in any other stage fails the test, naming the check, the stage
+    and the reason.'''
+    found = outcomes(proc)
+    wrong = [f'{name}: {result} in {stage}: {reason[:300]}'
+             for name, result, stage, reason in found
+             if result not in ('pass', 'skip')
+             and not (result == 'fail' and stage == 'performance')]
+    assert not wrong, '\n'.join(wrong) + '\n' + proc.stdout[-3000:]
+    banded = any(stage == 'performance' for _, _, stage, _ in found)
+    assert proc.returncode == (1 if banded else 0), proc.stdout[-3000:]
+    if ran is not None:
+        done = sum(result != 'skip' for _, result, _, _ in found)
+        assert done == ran, (done, ran, proc.stdout[-3000:])
+    return found
 
 
 def local_config(tmp, extras):

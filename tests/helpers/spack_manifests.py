@@ -21,8 +21,9 @@ CONCRETIZER = os.path.join(ENVS_DIR, 'common', 'concretizer.yaml')
 #: The project's package repository (Spack 1.0, api v2)
 REPO_DIR = os.path.join(ENVS_DIR, 'repo', 'spack_repo', 'microbench')
 REPO_NAMESPACE = 'microbench'
-#: Environments bound to no facility partition (one folder deep)
-NAMED = {'local', 'paper-2020'}
+#: Environments bound to no facility partition (one folder deep); local-2023
+#: is local's previous stack (issue 43)
+NAMED = {'local', 'local-2023', 'paper-2020'}
 #: What the common pins must cover: every benchmark of the suite, the
 #: libfabric fabtests must match, and an MPI
 BENCHMARKS = {'fio', 'ior', 'osu-micro-benchmarks', 'fabtests', 'libfabric',

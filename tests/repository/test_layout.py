@@ -28,7 +28,7 @@ import pytest
 
 from microbench import paths
 
-SUBPACKAGES = ('suite', 'tools', 'verdicts', 'bundles', 'audit')
+SUBPACKAGES = ('suite', 'tools', 'verdicts', 'bundles', 'audit', 'cause')
 
 #: package -> what it must not import (packages of microbench, or 'reframe')
 FORBIDDEN = {
@@ -37,6 +37,7 @@ FORBIDDEN = {
     'verdicts': {'suite', 'tools', 'cli', 'reframe'},
     'bundles': {'suite', 'tools', 'cli', 'reframe'},
     'audit': {'tools', 'verdicts', 'bundles', 'cli', 'reframe'},
+    'cause': {'suite', 'tools', 'cli', 'reframe'},
     'top': {*SUBPACKAGES, 'cli', 'reframe'},
     'cli': {'suite', 'tools', 'reframe'},
 }

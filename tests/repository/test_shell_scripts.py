@@ -1,6 +1,7 @@
 '''The suite's own shell scripts are shellcheck-clean: the rounds job's
-skeleton, the polling check's helper, the residency witness's node
-script (the job scripts written from them: tests/suite/test_dry_run.py).'''
+skeleton and its lock and progress lines, the polling check's helper, the
+residency witness's node script (the job scripts written from them:
+tests/suite/test_dry_run.py).'''
 
 import subprocess
 
@@ -12,8 +13,8 @@ from microbench.tools.fio import polling
 
 
 @needs_shellcheck
-@pytest.mark.parametrize('script', [paths.SKELETON, polling.HELPER,
-                                    paths.RESIDENCY])
+@pytest.mark.parametrize('script', [paths.SKELETON, paths.PROGRESS,
+                                    polling.HELPER, paths.RESIDENCY])
 def test_the_suites_shell_is_shellcheck_clean(script):
     proc = subprocess.run(['shellcheck', script], capture_output=True,
                           text=True)

@@ -21,13 +21,17 @@ from spack_manifests import (ENVS, ENVS_DIR, REPO_DIR,
 #: What a package of the repository may do besides subclassing the builtin:
 #: these directives, and the few things below
 DIRECTIVES = {'version', 'patch', 'depends_on', 'conflicts'}
-#: Methods allowed, by package, with their decorators: fabtests @1.10.1 is a
-#: git checkout of libfabric, built (autoreconf, configure, make) in its
-#: fabtests/ folder; ior +cuda adds IOR 4.0.0's CUDA and GPUDirect configure
-#: options to the builtin's, and only there (a multimethod: every other ior
-#: runs the builtin's configure_args)
-METHODS = {'fabtests': {'configure_directory': ['property']},
-           'ior': {'configure_args': ["when('+cuda')"]}}
+#: Methods allowed, by package, with their decorators: fabtests @1.10.1 and
+#: 2.x are libfabric's tree (a git checkout, GitHub's archive), built
+#: (fabtests' autogen.sh, configure, make) in its fabtests/ folder; ior
+#: +cuda adds IOR 4.0.0's CUDA and GPUDirect configure options to the
+#: builtin's, and only there (a multimethod: every other ior runs the
+#: builtin's configure_args); PyDarshan 3.5.0 is the darshan-util/pydarshan
+#: folder of Darshan's tree
+METHODS = {'fabtests': {'configure_directory': ['property'],
+                        'autoreconf': ["when('@1.10.1,2:')"]},
+           'ior': {'configure_args': ["when('+cuda')"]},
+           'py_darshan': {'build_directory': ['property']}}
 #: Build-system mixins allowed besides the builtin class, by package: ior's
 #: CUDA variants (cuda, cuda_arch) and their dependencies come from Spack's
 #: CudaPackage
@@ -92,7 +96,9 @@ def test_repository_is_the_microbench_api_v2_repository():
     assert str(conf['api']).startswith('v2.'), conf
     # Spack 1.0's layout: spack_repo/<namespace>/packages/<name>/package.py
     assert os.path.basename(os.path.dirname(REPO_DIR)) == 'spack_repo'
-    assert repo_packages() == ['fabtests', 'fio', 'ior']
+    assert repo_packages() == ['darshan_runtime', 'darshan_util',
+                               'elbencho', 'fabtests', 'fio', 'ior',
+                               'libfabric', 'py_darshan']
 
 
 @pytest.mark.parametrize('env', ENVS)
@@ -294,3 +300,95 @@ def test_ior_cuda_is_configured_as_ior_4_0_0s_configure_ac_spells_it():
         ['git', '--git-dir', repo, 'show', '4.0.0:src/Makefile.am'],
         capture_output=True, text=True, check=True).stdout
     assert '$(NVCC) $(CFLAGS) -c -o $@ $<' in makefile
+
+
+# -- the versions of issue 43's upgrade: GitHub's archives of their tags ------
+
+#: (package, version, clone, archive prefix, tag, the URL GitHub serves it
+#: at): every version the project's repository adds from an archive of a
+#: tag (fio 3.20 and 3.40 are tested above)
+ARCHIVES = [
+    ('fio', '3.42', 'axboe+fio', 'fio-fio-3.42', 'fio-3.42', None),
+    ('libfabric', '2.6.0', 'ofiwg+libfabric', 'libfabric-2.6.0', 'v2.6.0',
+     'https://github.com/ofiwg/libfabric/archive/v2.6.0.tar.gz'),
+    ('libfabric', '2.5.1', 'ofiwg+libfabric', 'libfabric-2.5.1', 'v2.5.1',
+     'https://github.com/ofiwg/libfabric/archive/v2.5.1.tar.gz'),
+    ('fabtests', '2.6.0', 'ofiwg+libfabric', 'libfabric-2.6.0', 'v2.6.0',
+     'https://github.com/ofiwg/libfabric/archive/v2.6.0.tar.gz'),
+    ('fabtests', '2.5.1', 'ofiwg+libfabric', 'libfabric-2.5.1', 'v2.5.1',
+     'https://github.com/ofiwg/libfabric/archive/v2.5.1.tar.gz'),
+    ('darshan_util', '3.5.0', 'darshan-hpc+darshan', 'darshan-3.5.0',
+     '3.5.0',
+     'https://github.com/darshan-hpc/darshan/archive/refs/tags/3.5.0.tar.gz'),
+    ('darshan_runtime', '3.5.0', 'darshan-hpc+darshan', 'darshan-3.5.0',
+     '3.5.0',
+     'https://github.com/darshan-hpc/darshan/archive/refs/tags/3.5.0.tar.gz'),
+    ('py_darshan', '3.5.0', 'darshan-hpc+darshan', 'darshan-3.5.0', '3.5.0',
+     'https://github.com/darshan-hpc/darshan/archive/refs/tags/3.5.0.tar.gz'),
+    ('elbencho', '3.1-9', 'breuner+elbencho', 'elbencho-3.1-9', 'v3.1-9',
+     None),
+]
+
+
+@pytest.mark.parametrize('package, version, name, prefix, tag, url',
+                         ARCHIVES, ids=[f'{a[0]}@{a[1]}' for a in ARCHIVES])
+def test_checksum_is_githubs_archive_of_its_tag(package, version, name,
+                                                prefix, tag, url):
+    kwargs = _version(package, version)
+    # without a url of its own, the version takes the builtin's pattern
+    # (github.com/axboe/fio/archive/fio-<v>.tar.gz,
+    # github.com/breuner/elbencho/archive/refs/tags/v<v>.tar.gz)
+    assert kwargs.get('url') == url
+    repo = upstream.clone(name)
+    assert _archive_sha256(repo, prefix, tag) == kwargs['sha256']
+
+
+def test_the_archive_method_gives_the_builtin_elbencho_checksum():
+    '''elbencho's builtin recipe takes GitHub's archives of its tags: the
+    same command gives its sha256 of 3.0-3 exactly.'''
+    repo = upstream.clone('breuner+elbencho')
+    assert _archive_sha256(repo, 'elbencho-3.0-3', 'v3.0-3') == \
+        '5769abcdaebefe2984ac3053fb6e91a54e1863d5ea8f72daea830e10b27c0eaf'
+
+
+def test_pydarshan_3_5_0_is_the_version_of_its_tree():
+    text = upstream.show('darshan-hpc+darshan', '3.5.0',
+                         'darshan-util/pydarshan/darshan/__init__.py')
+    assert "__version__ = '3.5.0'" in text
+    assert "__darshanutil_version__ = '3.5.0'" in text
+
+
+# -- the test repository (tests/data/spack_repo): never in production ---------
+
+TEST_REPO = os.path.join(os.path.dirname(__file__), '..', 'data',
+                         'spack_repo', 'spack_repo', 'microbench_test')
+
+
+@pytest.mark.parametrize('env', ENVS)
+def test_no_environment_lists_the_test_repository(env):
+    repos = manifest(env).get('repos') or {}
+    assert 'microbench_test' not in repos
+    for path in repos.values():
+        assert 'tests' not in os.path.normpath(path).split(os.sep), (
+            f'{env}: {path}')
+
+
+def test_the_planted_slow_fio_patch_applies_to_fio_3_33(tmp_path):
+    '''The +slowwrite patch of the test repository applies to fio 3.33's
+    engines/sync.c and slows its writes only.'''
+    patch = os.path.join(TEST_REPO, 'packages', 'fio',
+                         'fio-3.33-slow-sync-writes.patch')
+    repo = upstream.clone('axboe+fio')
+    tar = subprocess.run(['git', '-C', repo, 'archive', '--format=tar',
+                          'fio-3.33', 'engines/sync.c'],
+                         capture_output=True, check=True).stdout
+    subprocess.run(['tar', '-x', '-C', str(tmp_path)], input=tar,
+                   check=True)
+    applied = subprocess.run(['patch', '-p1', '-i', patch],
+                             cwd=tmp_path, capture_output=True, text=True)
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    source = (tmp_path / 'engines' / 'sync.c').read_text()
+    assert source.count('slow_write_again(io_u, ret);') == 4
+    # the reads are untouched
+    assert 'ret = pread(f->fd, io_u->xfer_buf, io_u->xfer_buflen, ' \
+        'io_u->offset);\n' in source

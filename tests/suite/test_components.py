@@ -2,13 +2,15 @@
 microbench/suite/limits.py): the limits files, the node's facts as the
 jobs recorded them, and every figure's share of its limit.'''
 
+import copy
 import json
 from types import SimpleNamespace
 
 import pytest
-import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from microbench import components
+from microbench import components, limitsfile
 from microbench.suite import limits, node, records
 from microbench.suite.output import OutputError
 from microbench.suite.stats import Samples
@@ -82,56 +84,149 @@ def test_a_cut_nic_line_is_rejected():
         node.ib_ports(found)
 
 
-# -- the limits files ------------------------------------------------------
+# -- where measured limits apply -------------------------------------------
 
 def committed():
-    with open(components.path_of('local')) as fp:
+    with open(limitsfile.path_of('local')) as fp:
         return fp.read()
 
 
-def test_the_committed_limits_load():
-    found = components.parse(committed())
-    limits_ = found['default']['limits']
-    assert set(limits_) >= {'storage_write_mib_s', 'storage_read_mib_s',
-                            'storage_randwrite_iops',
-                            'storage_randread_iops', 'memory_read_mib_s',
-                            'tmpfs_iops'}
-    assert found['default']['node']['cores'] >= 1
+def local_entry(machine='0123456789abcdef', cores=2, memory_gib=23.54):
+    '''The committed local default's entry, measured on ``machine``.'''
+    entry = copy.deepcopy(limitsfile.parse(committed())['default'])
+    entry['measured']['machine'] = machine
+    entry['node'].update(cores=cores, memory_gib=memory_gib)
+    return entry
 
 
-@pytest.mark.parametrize('change, said', [
-    (lambda e: e['limits']['storage_write_mib_s'].update(min=1e9),
-     'min <= median <= max'),
-    (lambda e: e['limits']['storage_write_mib_s'].update(unit='MB/s'),
-     'unit'),
-    (lambda e: e['limits'].update(storage_fast=e['limits'].pop(
-        'storage_write_mib_s')), 'unknown limit'),
-    (lambda e: e['limits']['tmpfs_iops'].pop('max'), 'exactly'),
-    (lambda e: e['limits']['tmpfs_iops'].update(median=float('nan')),
-     'positive numbers'),
-    (lambda e: e['node'].update(cores=True), 'node fact'),
-    (lambda e: e.update(extra=1), 'unknown keys'),
-])
-def test_a_limits_file_that_is_not_one_is_rejected(change, said):
-    data = yaml.safe_load(committed())
-    change(data['default'])
-    with pytest.raises(components.LimitsError, match=said):
-        components.parse(yaml.safe_dump(data))
+def limits_of(**entries):
+    return limitsfile.Limits('local.yaml', entries=entries)
 
 
-def test_a_limits_file_runs_no_code():
-    text = '!!python/object/apply:os.system ["true"]\n'
-    with pytest.raises(components.LimitsError, match='not YAML'):
-        components.parse(text)
-    with pytest.raises(components.LimitsError, match='not YAML'):
-        components.parse(committed()[:-40] + '\n  {[')
+HERE = components.Machine('0123456789abcdef', 2, 23.5)
 
 
-def test_local_limits_apply_only_where_measured():
-    entry = components.parse(committed())['default']
-    host = entry['measured']['nodes']
-    assert components.applies(entry, host)
-    assert not components.applies(entry, host + '-other')
+def test_a_local_entry_applies_on_its_machine_only():
+    found = limits_of(default=local_entry())
+    assert components.in_force_here(found, 'default', True, HERE) == \
+        found.entries['default']
+    for here, reason in (
+            (HERE._replace(identity='fedcba9876543210'),
+             components.ELSEWHERE),
+            (HERE._replace(identity=None), components.ANONYMOUS),
+            (HERE._replace(cores=4), components.RESIZED),
+            (HERE._replace(memory_gib=16.0), components.RESIZED)):
+        assert components.in_force_here(found, 'default', True, here) == \
+            {'withheld': reason}, here
+    # MemTotal moves by megabytes with a kernel: the same machine
+    assert 'limits' in components.in_force_here(
+        found, 'default', True, HERE._replace(memory_gib=23.3))
+
+
+def test_the_local_default_says_it_has_none():
+    entry = local_entry()
+    del entry['measured']['machine']      # a file of version 1
+    assert components.in_force_here(limits_of(default=entry), 'default',
+                                    True, HERE) == {
+        'withheld': components.UNRECORDED}
+    assert components.in_force_here(limits_of(), 'default', True, HERE) == \
+        {'withheld': components.NONE}
+
+
+def test_a_facility_partition_is_not_bound():
+    # its entry names its nodes; the jobs run there, not on this machine
+    found = limits_of(nvme=local_entry(machine='fedcba9876543210'))
+    assert 'limits' in components.in_force_here(found, 'nvme', False, HERE)
+    assert components.in_force_here(found, 'gpfs', False, HERE) is None
+    assert components.bound({'scheduler': 'local'})
+    assert not components.bound({'scheduler': 'slurm'})
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(st.sampled_from([None, '0123456789abcdef', 'fedcba9876543210']),
+       st.sampled_from([None, '0123456789abcdef', 'fedcba9876543210']),
+       st.sampled_from([None, 1, 2]), st.sampled_from([None, 2]),
+       st.sampled_from([None, 16.0, 23.54]),
+       st.sampled_from([None, 23.5]), st.booleans(),
+       st.sampled_from(['entry', 'none', 'rejected', 'whole']))
+def test_measured_limits_never_apply_elsewhere(
+        measured_on, here_id, cores, here_cores, memory, here_memory,
+        is_bound, state):
+    entry = local_entry()
+    entry['measured'].pop('machine')
+    if measured_on:
+        entry['measured']['machine'] = measured_on
+    entry['node'] = {k: v for k, v in (('cores', cores),
+                                       ('memory_gib', memory)) if v}
+    found = limitsfile.Limits('local.yaml')
+    if state == 'entry':
+        found.entries['default'] = entry
+    elif state == 'rejected':
+        found.rejected['default'] = 'local.yaml: default: not a mapping'
+    elif state == 'whole':
+        found.whole = 'local.yaml: not YAML'
+    here = components.Machine(here_id, here_cores, here_memory)
+    got = components.in_force_here(found, 'default', is_bound, here)
+    if got is None:
+        assert state == 'none' and not is_bound
+    elif 'withheld' in got:
+        assert got['withheld'] in components.WITHHELD
+    else:
+        assert got is entry and state == 'entry'
+        if is_bound:
+            # the one property: where it applies, it was measured here
+            assert measured_on is not None and measured_on == here_id
+            assert not (cores and here_cores) or cores == here_cores
+            assert not (memory and here_memory) or \
+                abs(memory / here_memory - 1) <= 0.02
+
+
+def test_a_machine_identity(tmp_path):
+    first, second = tmp_path / 'a', tmp_path / 'b'
+    first.write_text('3d1219c7c4c5404aaa1f6d2a48adfda4\n')
+    second.write_text('0d1219c7c4c5404aaa1f6d2a48adfda4\n')
+    found = components.identity([str(first)])
+    assert components.IDENTITY.fullmatch(found)
+    # the ID itself is not in it (machine-id(5): keep it on the machine)
+    assert found not in '3d1219c7c4c5404aaa1f6d2a48adfda4'
+    assert found == components.identity([str(tmp_path / 'none'),
+                                         str(first)])
+    assert found != components.identity([str(second)])
+    (tmp_path / 'c').write_text('uninitialized\n')
+    assert components.identity([str(tmp_path / 'c')]) is None
+    assert components.identity([str(tmp_path / 'none')]) is None
+
+
+def test_this_machine():
+    here = components.this_machine()
+    assert here.cores == len([line for line in open('/proc/cpuinfo')
+                              if line.startswith('processor')])
+    assert 0 < here.memory_gib < 2**20
+
+
+@pytest.mark.parametrize('reason', sorted(components.WITHHELD))
+def test_a_withheld_label_survives_the_records(reason):
+    # a record field is <figure>=<limit> joined by ';' in a '|' perflog
+    assert not set(reason) & set(';=|()\n')
+    label = components.withheld_label('storage_write_mib_s', reason)
+    record = f'write_median_mib_s={label};read_median_mib_s=x (measured)'
+    name, = [item.partition('=')[2] for item in record.split(';')
+             if item.startswith('write_')]
+    assert components.withheld_reason(name) == reason
+    assert components.withheld_reason('storage_write_mib_s (measured)') \
+        is None
+    said = components.withheld_text('local', 'default', reason, 3)
+    assert said.startswith(f'No share of a measured limit on local:default '
+                           f'(3 figures): {reason}; ')
+    assert '\n' not in said
+
+
+def test_the_fix_says_how_to_measure_here():
+    said = components.fix(components.ELSEWHERE, 'local:default')
+    assert said == ("measure them here: reframe -c reframe_tests -n "
+                    "'^component_limits' -r --system local:default, then "
+                    "microbench limits --partition local:default --write")
+    assert components.fix('a reason of a later version', 'x:y') is None
 
 
 # -- a figure's share of its limit -----------------------------------------
@@ -150,7 +245,7 @@ def variant_check(name, samples, limit, cached=False, demoted=True):
     '''A variant check's figure ``name``: ``cached`` and ``demoted``
     (reported as ``<name>_cache_*``, as IOR and elbencho report a cache
     figure) or kept under its name (fio's page-cache variants).'''
-    entry = components.parse(committed())['default']
+    entry = limitsfile.parse(committed())['default']
     partition = SimpleNamespace(extras={'measured': entry},
                                 fullname='local:default')
     reported = f'{name}_cache' if cached and demoted else name

@@ -12,6 +12,9 @@ from job_scripts import needs_shellcheck, read, scripts, settings
 from microbench.suite import launchers, memory
 from microbench.suite.rounds import SKELETON
 
+#: The partitions' dry runs, shared (tests/helpers/dryruns.py)
+pytestmark = pytest.mark.dry_runs
+
 DIRECTIVE = {'slurm': '#SBATCH', 'pbs': '#PBS', 'torque': '#PBS'}
 
 #: How each example launcher must run fio, the two OSU ranks (one per node),
@@ -43,11 +46,9 @@ LAUNCH = {
 
 
 @pytest.fixture(scope='module', params=sorted(project.facility_partitions()))
-def dry_run(request, tmp_path_factory):
+def dry_run(request, dry_runs):
     name = request.param
-    tmp = tmp_path_factory.mktemp(name.replace(':', '_'))
-    proc = project.reframe('--dry-run', '--system', name, '--prefix', str(tmp))
-    stage = os.path.join(tmp, 'stage', *name.split(':'))
+    proc, _, stage = dry_runs.of(name)
     return name, project.facility_partitions()[name], proc, stage
 
 
@@ -90,13 +91,17 @@ def test_fio_runs_through_the_launcher(dry_run):
         job = settings(script)
         assert job['samples'] == '3'
         assert job['scratch_root'] == part['extras']['scratch']
-        commands = job['commands'].values()
-        # The polling check's samples run under its CPU helper, on the
-        # node the launcher gives fio
-        fio = (launch.replace(' fio', ' bash ./polling.sh cpu cpu.txt fio')
-               if 'fio_completion_polling' in script else launch)
-        assert commands and all(c.startswith(f'{fio} --name=')
-                                for c in commands), script
+        commands = job['commands']
+        assert commands, script
+        for variant, command in commands.items():
+            # The polling check's samples run under its CPU helper, which
+            # names the variant in its file, on the node the launcher
+            # gives fio
+            fio = launch
+            if 'fio_completion_polling' in script:
+                fio = launch.replace(' fio', f' bash ./polling.sh cpu '
+                                             f'cpu.txt {variant} fio')
+            assert command.startswith(f'{fio} --name='), script
         if 'fio_fallocate' in script:
             witnesses = job['witnesses'].values()
             assert len(witnesses) == 2
@@ -167,7 +172,7 @@ def test_the_polling_witness_probe_and_device(dry_run):
         '--filename=$scratch/polling --rw=write --bs=1m --direct=1 '
         '--size=4g --output=/dev/null')
     threads = fio.replace(' fio', ' bash ./polling.sh threads '
-                          'witness-sqpoll-cpu.txt fio')
+                          'witness-sqpoll-cpu.txt sqpoll fio')
     # The witness lays the file out, then reads under the thread sampler
     assert job['witnesses']['sqpoll'].startswith(
         f'{job["prepares"]["sqpoll"]} && {threads} --name=')

@@ -1,8 +1,11 @@
-'''Physical limits of a partition: ceilings and floors
-(microbench.suite.limits).'''
+'''Physical limits of a partition: ceilings and floors, and a measured
+limit withheld where it was not measured (microbench.suite.limits).'''
 
 from types import SimpleNamespace
 
+import pytest
+
+from microbench import components
 from microbench.suite import limits
 from microbench.suite.stats import Samples
 
@@ -40,3 +43,46 @@ def test_storage_per_node_and_no_limit():
     assert 'storage write (per node) ceiling' in message
     assert limits.violation(Samples([1e9], 'MiB/s'), partition(),
                             'storage_write_mib_s') is None
+
+
+# -- a measured limit withheld: no share, and why ---------------------------
+
+def fio_check(extras, write=(1030.0, 1100.0, 980.0)):
+    '''A variant check's write figure, as fio_cache_flags' direct variant
+    records it, on a partition with ``extras``.'''
+    return SimpleNamespace(
+        limits={'write': 'storage_write_mib_s'},
+        figures={'write': Samples(list(write), 'MiB/s')}, cached=set(),
+        perf_variables={f'write_{s}_mib_s': None
+                        for s in ('median', 'min', 'max')},
+        current_partition=SimpleNamespace(extras=extras,
+                                          fullname='local:default'),
+        nodes=1)
+
+
+def test_a_withheld_limit_is_recorded_without_a_share():
+    check = fio_check({'measured': {'withheld': components.ELSEWHERE}})
+    found = limits.shares(check, lambda _: False)
+    assert found == [limits.Share(
+        'write_median_mib_s', 'storage_write_mib_s (withheld: its limits '
+        'were measured on another machine)', None, None, False, False)]
+    limits.record(check, found)
+    assert check.limit_name == ('write_median_mib_s=storage_write_mib_s '
+                                '(withheld: its limits were measured on '
+                                'another machine)')
+    assert check.limit_value == check.share_of_limit == ''
+
+
+def test_a_declared_ceiling_still_holds_where_the_measured_is_withheld():
+    check = fio_check({'measured': {'withheld': components.REJECTED},
+                       'ceilings': {'storage_write_mib_s': 2060}})
+    (share,) = limits.shares(check, lambda _: False)
+    assert share.limit == 'storage_write_mib_s (declared)'
+    assert share.share == pytest.approx(50)
+    limits.record(check, [share])
+    assert check.share_of_limit == 'write_median_mib_s=50'
+
+
+def test_no_entry_no_word():
+    # a facility partition without measured limits: nothing said
+    assert limits.shares(fio_check({}), lambda _: False) == []

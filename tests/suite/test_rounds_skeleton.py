@@ -3,7 +3,9 @@ bash on its own: records, the round-robin loop, failures, kept outputs,
 cleanup, and the scratch records where findmnt sees no mount (a chroot).
 
 The commands it runs here are plain shell commands, not benchmarks: what is
-tested is the skeleton around them.
+tested is the skeleton around them.  Each job takes a lock of its own test
+(``lock_file``), never the machine's benchmark lock: a benchmark running
+beside the tests must not hold them up.
 '''
 
 import os
@@ -35,11 +37,16 @@ def job(tmp, commands, variants=None, samples=2, tools=('sh',),
         'job_name': 'skeleton_test', 'samples': samples,
         'server_start_s': 1, 'client_timeout_s': 5, 'tools': tools,
         'variants': variants or list(commands), 'outputs': outputs,
-        'commands': commands,
+        'commands': commands, 'lock_file': private_lock(tmp),
     }, source=SKELETON)
     script = tmp / 'job.sh'
     script.write_text('\n'.join([*lines, extra, 'rounds_run', '']))
     return script
+
+
+def private_lock(tmp):
+    '''The benchmark lock of the jobs of one test.'''
+    return str(tmp / 'microbench.lock')
 
 
 def run(tmp, script):
@@ -241,6 +248,7 @@ def test_a_server_left_by_a_failed_client_is_stopped_with_its_children(
         'tool': 'sh', 'job_name': 'skeleton_test', 'samples': 1,
         'server_start_s': 1, 'client_timeout_s': 5, 'tools': ['sh'],
         'variants': ['a', 'b'], 'outputs': ['out.txt'],
+        'lock_file': private_lock(tmp_path),
         'servers': {'a': 'sh -c "sleep 29.5; true"'},
         'commands': {'a': 'false',
                      'b': 'sh -c "pgrep -f \'slee[p] 29.5\' > out.txt; true"'},
@@ -267,7 +275,7 @@ def test_a_warmup_round_runs_round_robin_and_is_not_counted(tmp_path):
     lines = skeleton.job_lines({
         'tool': 'sh', 'job_name': 'skeleton_test', 'samples': 2,
         'warmup_rounds': 1, 'tools': ['sh'], 'variants': ['a', 'b', 'c'],
-        'outputs': ['out.txt'],
+        'outputs': ['out.txt'], 'lock_file': private_lock(tmp_path),
         'commands': {'a': 'sh count.sh a', 'b': 'sh count.sh b',
                      'c': 'sh -c "echo c >> order.txt; exit 4"'},
     }, source=SKELETON)

@@ -106,9 +106,15 @@ def test_the_record_fields_are_one_list():
         'check_warmup_rounds', 'check_cold_start',
         # Added with the data-to-memory ratios, at the end
         'check_data_to_memory',
+        # Added with the gap's spread rule, at the end
+        'check_too_spread',
+        # Added with the A/B experiments, at the end
+        'check_stack',
+        # Added with the diagnosis: where the program was, which lock
+        'check_tool_path', 'check_spack_lock',
     ]
     assert fields.SHARED == ('samples', 'tool', 'tool_version', 'node',
                              'scratch', 'scratch_fstype',
                              'scratch_mount_options', 'spack_env',
                              'spack_spec', 'job_id', 'kernel',
-                             'warmup_rounds')
+                             'warmup_rounds', 'tool_path', 'spack_lock')

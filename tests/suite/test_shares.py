@@ -3,23 +3,34 @@ fio checks run on the local default of the development VM with its
 measured limits in force (tests/data/results/fio-quick-limits.json), read
 by the results storage, ``compare --json``, the report's "Share of the
 hardware" section and the Prometheus export; a session recorded before
-the limits existed (fio-quick-1.json) has none, and says so.'''
+the limits existed (fio-quick-1.json) has none, and says so.  The same
+session on a machine whose measured limits were withheld (its records
+mutated so) has no bar and no share, in the report, compare's JSON and
+the weather page, and each says why and how to measure this machine's
+own; an older share is never shown as the latest.'''
 
+import copy
+import html
 import json
 import os
+import re
 import subprocess
 import sys
+import uuid
 
 import matplotlib.image
 import numpy as np
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from microbench.verdicts import figures, storage
+from microbench import components
+from microbench.verdicts import figures, storage, weather
 from microbench.verdicts.export import destinations
 from microbench.verdicts.report import shares
 
+import weather_history
 from fixtures import path
+from weather_history import SCRATCH
 
 MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
 
@@ -180,3 +191,117 @@ def test_a_session_without_limits_exports_no_share(db):
                                          figures.load(session, str(db)))
     assert 'microbench_figure{' in text
     assert 'share_of_limit' not in text
+
+
+# -- a measured limit withheld: no bar, no wrong share, and why -------------
+
+def withheld_copy(source, reason, later=0):
+    '''``source`` (a real report) as a session on a machine whose
+    measured limits were withheld for ``reason``: each figure's limit
+    named withheld, no value and no share (a mutation of the real
+    records), ``later`` seconds after it, a session of its own.'''
+    found = copy.deepcopy(source)
+    info = found['session_info']
+    info['uuid'] = str(uuid.UUID(int=uuid.UUID(info['uuid']).int ^ 1))
+    info['time_start_unix'] += later
+    for case in found['runs'][-1]['testcases']:
+        names = pairs(case.get('limit_name') or '')
+        case['limit_name'] = ';'.join(
+            f'{figure}={name.split(" (")[0]} (withheld: {reason})'
+            for figure, name in names.items())
+        case['limit_value'] = case['share_of_limit'] = ''
+    return found
+
+
+def test_a_withheld_session_has_no_bar_and_says_why(limited, tmp_path):
+    frame = figures.frame([withheld_copy(limited, components.ELSEWHERE)])
+    assert shares.latest(frame).empty
+    assert shares.withheld(frame) == {
+        ('local', 'default'): {components.ELSEWHERE: 8}}
+    text = '\n'.join(shares.section(frame, str(tmp_path)))
+    assert ('<p class="withheld">No share of a measured limit on '
+            'local:default (8 figures): its limits were measured on '
+            'another machine; measure them here: reframe -c reframe_tests '
+            '-n &#x27;^component_limits&#x27; -r --system local:default, '
+            'then microbench limits --partition local:default --write.</p>'
+            ) in text
+    assert not [n for n in os.listdir(tmp_path) if n.endswith('.png')]
+
+
+def test_an_older_share_is_not_shown_as_tonights(limited, tmp_path):
+    # the same figures measured with shares, then on a machine whose
+    # limits are withheld: the older share is no figure's latest
+    later = withheld_copy(limited, components.ELSEWHERE, later=86400)
+    frame = figures.frame([limited, later])
+    assert shares.latest(frame).empty
+    assert shares.plots(frame) == []
+    # and the other way round: the shares are the latest
+    earlier = withheld_copy(limited, components.ELSEWHERE, later=-86400)
+    frame = figures.frame([earlier, limited])
+    assert len(shares.latest(frame)) == 8
+    assert shares.withheld(frame) == {}
+
+
+def test_the_records_of_a_withheld_session_reach_compare_json(limited,
+                                                              tmp_path):
+    db = tmp_path / 'results.db'
+    storage.store(str(db), report('fio-quick-1'))
+    after = withheld_copy(limited, components.REJECTED)
+    storage.store(str(db), after)
+    out = tmp_path / 'verdicts.json'
+    proc = subprocess.run(
+        [MICROBENCH, '--db', str(db), 'compare',
+         report('fio-quick-1')['session_info']['uuid'],
+         after['session_info']['uuid'], '--json', str(out)],
+        capture_output=True, text=True, timeout=300)
+    assert 'Traceback' not in proc.stderr, proc.stderr
+    found = json.loads(out.read_text())['figures']
+    said = {f['limit_name'] for f in found if f.get('limit_name')}
+    assert said == {'storage_write_mib_s (withheld: its limits file is '
+                    'rejected)'}
+    assert all(f.get('share_of_limit') is None for f in found)
+
+
+def weather_tiles(frame, tmp_path):
+    '''{words: the tile's text} of scratch's tiles on the weather page of
+    ``frame``.'''
+    page = open(weather.write(frame, [], str(tmp_path), [])).read()
+    section, = [s for s in re.findall(
+        r'<section class="partition".*?</section>', page, re.S)
+        if re.search(rf'<h2>{SCRATCH} on ', s)]
+    return {re.search(r'<div class="what">(.*?)</div>', tile)[1]:
+            html.unescape(re.sub(r'\s+', ' ', re.sub(r'<[^>]+>', ' ',
+                                                     tile)))
+            for tile in re.findall(r'<li class="tile.*?</li>', section,
+                                   re.S)}
+
+
+@pytest.mark.parametrize('name, value, share, said', [
+    ('storage_write_mib_s (measured)', 1907.0, 54.0,
+     "54 % of the partition's limit (1,907 MiB/s, measured)"),
+    ('storage_write_mib_s (declared)', 1907.0, 54.0,
+     "54 % of the partition's limit (1,907 MiB/s, declared)"),
+    ('storage_write_mib_s (withheld: its limits were measured on another '
+     'machine)', None, None,
+     f'No share of a measured limit on local:{SCRATCH}: its limits were '
+     f'measured on another machine; measure them here: reframe -c '
+     f"reframe_tests -n '^component_limits' -r --system local:{SCRATCH}, "
+     f'then microbench limits --partition local:{SCRATCH} --write'),
+])
+def test_the_weather_says_where_a_share_comes_from(name, value, share,
+                                                   said, tmp_path):
+    frame = figures.frame(weather_history.history(3))
+    watched = ((frame['start'] == frame['start'].max())
+               & (frame['partition'] == SCRATCH)
+               & (frame['check'] == 'fio_cache_flags')
+               & (frame['variant'] == 'direct')
+               & (frame['figure'] == 'write_median_mib_s'))
+    limited = frame.assign(limit_name='', limit_value=float('nan'),
+                           share_of_limit=float('nan'))
+    limited.loc[watched, 'limit_name'] = name
+    if value:
+        limited.loc[watched, 'limit_value'] = value
+        limited.loc[watched, 'share_of_limit'] = share
+    tile = weather_tiles(limited, tmp_path)['O_DIRECT writes']
+    assert said in tile, tile
+    assert ('% of the partition' in tile) == (share is not None)

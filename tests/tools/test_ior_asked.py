@@ -14,18 +14,19 @@ B. the one command builder spells every IOR check's command, with -Q 1
 '''
 
 import json
-import os
 import shlex
 
 import pytest
 
-import project
 from ior_cases import (EXACT, PAIRS, PATHS, another, asked,
                        assert_rejected, edited, figures, stdout_of,
                        summary_of)
 from microbench.suite.output import OutputError
 from microbench.tools import ior
 from microbench.tools.ior import command as builder
+
+#: The partitions' dry runs, shared (tests/helpers/dryruns.py)
+pytestmark = pytest.mark.dry_runs
 
 
 # --- The real outputs are read -----------------------------------------------
@@ -215,13 +216,10 @@ def test_the_builder_refuses_what_it_never_writes():
 
 
 @pytest.fixture(scope='module')
-def dry_run(tmp_path_factory):
+def dry_run(dry_runs):
     '''Both IOR checks dry-run on a facility partition of 4 nodes (srun).'''
-    tmp = tmp_path_factory.mktemp('ior-dry-run')
-    proc = project.reframe('--dry-run', '--system', 'slurm_cluster:lustre',
-                         '--prefix', str(tmp), '-n', '^ior_')
+    proc, _, stage = dry_runs.of('slurm_cluster:lustre')
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    stage = os.path.join(tmp, 'stage', 'slurm_cluster', 'lustre')
     from job_scripts import scripts, settings
 
     return {check: settings(scripts(stage, f'{check}*')[0])

@@ -8,7 +8,6 @@ the GPU options written into their command line.
 '''
 
 import json
-import os
 import shlex
 
 import pytest
@@ -20,6 +19,9 @@ from microbench.suite.output import OutputError
 from microbench.tools import ior
 from microbench.tools.ior import command as builder
 from microbench.tools.ior import gpu
+
+#: The partitions' dry runs, shared (tests/helpers/dryruns.py)
+pytestmark = pytest.mark.dry_runs
 
 GPU_PARTITION = 'slurm_cluster:gpu'
 
@@ -152,12 +154,9 @@ def test_a_later_iors_options_must_say_the_asked_buffer(buffer, said,
 # --- The job scripts of a GPU partition, and nowhere else --------------------
 
 @pytest.fixture(scope='module')
-def gpu_job(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp('ior-gpu-dry-run')
-    proc = project.reframe('--dry-run', '--system', GPU_PARTITION, '--prefix',
-                         str(tmp), '-n', '^ior_gpu_buffer')
+def gpu_job(dry_runs):
+    proc, _, stage = dry_runs.of(GPU_PARTITION)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    stage = os.path.join(tmp, 'stage', *GPU_PARTITION.split(':'))
     from job_scripts import scripts, settings
 
     (script,) = scripts(stage, 'ior_gpu_buffer_rounds_*')

@@ -5,6 +5,7 @@ ambiguous date, an expired entry), and ``microbench ack``, ``acks`` and
 ``compare --last`` on a real results storage of nights made from a
 recorded session.'''
 
+import datetime
 import json
 import os
 import subprocess
@@ -49,12 +50,12 @@ def test_a_valid_file_reads_back():
 
 
 @pytest.mark.parametrize('text, said', [
-    ('format: [', 'not YAML at line 1'),
+    ('format: [', 'local.yaml: line '),
     ('- a list', 'not an acknowledgements file'),
     ('format: microbench acknowledgements\nversion: 9\nacks: []',
-     'acknowledgements version 9, this microbench reads version 1'),
+     "acknowledgements version '9', this microbench reads version 1"),
     ('format: microbench acknowledgements\nversion: 1\nacks: 3',
-     'acks is not a list'),
+     "acks is '3', not a list"),
 ])
 def test_a_file_that_is_not_one_is_one_line(text, said):
     found, problems = acks.parse(text, 'local', 'local.yaml')
@@ -70,7 +71,7 @@ def test_a_file_that_is_not_one_is_one_line(text, said):
     (('  reason: the RAID rebuild (ticket 4711)\n', ''), 'no reason'),
     (('expires: 2026-12-31', 'expires: soon'),
      "expires 'soon' is not a date (YYYY-MM-DD)"),
-    (('  link:', '  owner: me\n  link:'), 'unknown member(s) owner'),
+    (('  link:', '  owner: me\n  link:'), "unknown member(s) 'owner'"),
 ])
 def test_a_bad_entry_is_left_out_in_one_line(change, said):
     text = GOOD.replace(*change) + GOOD.split('acks:\n')[1].replace(
@@ -78,7 +79,7 @@ def test_a_bad_entry_is_left_out_in_one_line(change, said):
     found, problems = acks.parse(text, 'local', 'local.yaml')
     assert [a.kind for a in found] == ['noise']
     line, = problems
-    assert line.startswith('local.yaml #1: ') and said in line
+    assert line.startswith('local.yaml #1 (line 5): ') and said in line
     assert line.endswith(': left out')
 
 
@@ -217,4 +218,36 @@ def test_ack_refuses_what_the_storage_does_not_have(nights, tmp_path):
                session(reports, CHANGE))
     assert proc.returncode == 2 and 'no figure of the results storage' in \
         proc.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def _utc_day(days=0):
+    now = datetime.datetime.now(datetime.timezone.utc)
+    return (now + datetime.timedelta(days=days)).strftime('%Y-%m-%d')
+
+
+@pytest.mark.parametrize('expires, said', [
+    (_utc_day(-1), f'--expires {_utc_day(-1)}: already past (today is '
+                   f'{_utc_day()}, UTC)'),
+    ('20270301', "expires '20270301' is not a date (YYYY-MM-DD)"),
+    ('2027-W09-1', "expires '2027-W09-1' is not a date (YYYY-MM-DD)"),
+    (_utc_day(), None),
+])
+def test_ack_refuses_an_expiry_already_past(nights, tmp_path, expires,
+                                            said):
+    '''An expiry day before today (UTC) would act nowhere: refused; today
+    is the last day an entry is in force, so it is taken.'''
+    _, db, reports = nights
+    env = {'MICROBENCH_ACKS_DIR': str(tmp_path)}
+    proc = run(db, env, 'ack', '--partition', 'local:default', '--check',
+               WATCHED[0], '--figure', WATCHED[2], '--kind', 'noise',
+               '--reason', 'x', '--night', session(reports, CHANGE),
+               '--expires', expires, '--write')
+    if said is None:
+        assert proc.returncode == 0, proc.stderr
+        assert f"expires: '{expires}'" in (tmp_path / 'local.yaml').read_text()
+        return
+    assert proc.returncode == 2 and proc.stdout == ''
+    line, = proc.stderr.splitlines()
+    assert line.startswith('microbench ack: error: ') and said in line
     assert not list(tmp_path.iterdir())

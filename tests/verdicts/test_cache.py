@@ -74,7 +74,7 @@ def test_a_planted_pickle_never_runs(stored, tmp_path, capsys):
     assert 'ignored the cache' in capsys.readouterr().err
     assert len(out['session'].unique()) == 2
     # made again: ours now
-    assert cache.read(stored, figures.COLUMNS).infos.keys() == set(
+    assert cache.read(stored, figures.CACHED).infos.keys() == set(
         out['session'])
 
 
@@ -164,12 +164,12 @@ def test_a_new_night_is_appended_not_written_again(tmp_path):
 
 def test_a_session_appended_by_another_process_is_not_added_twice(stored):
     answer(stored)
-    known = cache.read(stored, figures.COLUMNS)
+    known = cache.read(stored, figures.CACHED)
     uuid = next(iter(known.infos))
     again = cache.Known(known.figures[known.figures['session'] == uuid],
                         {uuid: known.infos[uuid]})
-    cache.append(stored, again, figures.COLUMNS)     # already there
-    after = cache.read(stored, figures.COLUMNS)
+    cache.append(stored, again, figures.CACHED)     # already there
+    after = cache.read(stored, figures.CACHED)
     assert len(after.figures) == len(known.figures)
 
 
@@ -178,13 +178,13 @@ def test_a_column_of_mixed_values_keeps_each_value_and_its_type(stored):
     None and NaN stay apart); a column of numbers and nulls is read back
     as floats, as a row-by-row read gives it.'''
     answer(stored)
-    known = cache.read(stored, figures.COLUMNS)
+    known = cache.read(stored, figures.CACHED)
     mixed = [1, 1.0, True, None, float('nan'), 'x', 2]
     frame = known.figures.copy()
     frame['tag'] = [mixed[i % len(mixed)] for i in range(len(frame))]
     frame['ref'] = [None if i % 2 else 1.5 for i in range(len(frame))]
-    cache.write(stored, cache.Known(frame, known.infos), figures.COLUMNS)
-    again = cache.read(stored, figures.COLUMNS).figures
+    cache.write(stored, cache.Known(frame, known.infos), figures.CACHED)
+    again = cache.read(stored, figures.CACHED).figures
     tags = again['tag'].tolist()
     for i, (got, want) in enumerate(zip(tags, frame['tag'])):
         assert type(got) is type(want), i

@@ -57,8 +57,11 @@ def _old(data):
 @pytest.mark.parametrize('change, said', [
     (_old, 'the JSON of an older microbench compare (version 1, no format '
            'member): make it again'),
-    (lambda d: d.update(version=4), 'version 4; this microbench reads '
-                                    'version 3'),
+    (lambda d: d.update(version=5), 'version 5; this microbench reads '
+                                    'version 4'),
+    # version 3: no diagnosis of an event
+    (lambda d: d['events'][0].pop('diagnosis'),
+     "events[0]: no member 'diagnosis'"),
     # version 2: no cold start of a figure
     (lambda d: d['figures'][0].pop('cold_start'),
      "no member 'cold_start'"),

@@ -1,10 +1,12 @@
-'''ReFrame's private API, in one module only: microbench/verdicts/storage.py.
+'''ReFrame's private API in one module only, microbench/private.py, and
+its storage's internals (public names, the schema) in one module only,
+microbench/verdicts/storage.py.
 
-A tripwire: each private use (:data:`storage.PRIVATE`) is named here and
-checked against the installed ReFrame; the test fails, saying which uses to
-review, when ReFrame's version or its storage's schema version is not the
-one they were written against.  No other module of the library touches
-ReFrame's private names or its storage's tables.
+A tripwire: each use (:data:`private.PRIVATE`, :data:`storage.INTERNAL`)
+is named here and checked against the installed ReFrame; the test fails,
+saying which uses to review, when ReFrame's version or its storage's
+schema version is not the one they were written against.  No other module
+of the library touches ReFrame's private names or its storage's tables.
 '''
 
 import ast
@@ -16,14 +18,16 @@ import sqlite3
 import pytest
 import reframe
 
-from microbench import paths
+from microbench import paths, private
+from microbench.suite.variant import VariantCheck
 from microbench.verdicts import figures, storage
 
 from fixtures import path as data
 
-REVIEW = ('review every use in microbench/verdicts/storage.py (PRIVATE) '
-          'against the new ReFrame, then update TESTED_REFRAME and '
-          'TESTED_SCHEMA there')
+REVIEW = ('review every use in microbench/private.py (PRIVATE) and '
+          'microbench/verdicts/storage.py (INTERNAL) against the new '
+          'ReFrame, then update TESTED_REFRAME in the first and '
+          'TESTED_SCHEMA in the second')
 
 
 @pytest.fixture(scope='module')
@@ -39,7 +43,7 @@ def stored(tmp_path_factory):
 def test_reframe_is_the_version_the_private_uses_were_written_for():
     assert reframe.VERSION == storage.TESTED_REFRAME, (
         f'ReFrame {reframe.VERSION}, not {storage.TESTED_REFRAME}: '
-        f'{REVIEW}: ' + '; '.join(storage.PRIVATE))
+        f'{REVIEW}: ' + '; '.join([*private.PRIVATE, *storage.INTERNAL]))
 
 
 def test_the_storage_schema_is_the_one_read(stored):
@@ -66,8 +70,27 @@ def test_each_private_name_still_exists():
         ('init_runtime', runtime),
     ] if not hasattr(there, name.split('.')[-1])]
     assert not missing, f'ReFrame has no {missing} any more: {REVIEW}'
-    assert len(storage.PRIVATE) == 7, 'a private use added or removed: ' \
-        'name it here and in storage.PRIVATE'
+    assert len(storage.INTERNAL) == 5, 'an internal use added or ' \
+        'removed: name it here and in storage.INTERNAL'
+    assert len(private.PRIVATE) == 5, 'a private use added or removed: ' \
+        'name it here and in private.PRIVATE'
+
+
+def test_a_check_still_keeps_its_partition_where_it_is_placed():
+    '''What :func:`private.place` sets is what ReFrame's properties read.'''
+    check = object.__new__(VariantCheck)
+    private.place(check, 'a partition', 'an environment')
+    assert check.current_partition == 'a partition'
+    assert check.current_environ == 'an environment'
+
+
+def test_a_relocated_test_reads_its_directories_where_they_are_set():
+    '''What :func:`private.relocate` sets is what ReFrame's properties
+    read (an A/B side's view of a rounds job).'''
+    check = object.__new__(VariantCheck)
+    private.relocate(check, '/stage/A', '/output/A')
+    assert check.stagedir == '/stage/A'
+    assert check.outputdir == '/output/A'
 
 
 def test_the_tables_read_have_the_columns_read(stored):
@@ -100,28 +123,34 @@ def test_every_private_use_works(stored, tmp_path):
     assert storage.schema_version(copy) == storage.TESTED_SCHEMA
 
 
-#: What no module but storage.py may use: ReFrame's private storage and
-#: scheduler names, and SQL on the storage's tables
-PRIVATE_NAME = re.compile(r'^(_db_\w+|registered_name|_SqliteStorage|'
-                          r'StorageBackend|parse_query_spec|'
-                          r'add_sticky_option|init_runtime|load_config)$')
+#: What no module but private.py may use: ReFrame's private names
+PRIVATE_NAME = re.compile(r'^(_db_\w+|_SqliteStorage|_current_partition|'
+                          r'_current_environ|_SiteConfig|_stagedir|'
+                          r'_outputdir)$')
+#: What no module but storage.py may use: ReFrame's storage internals
+#: (public names), and SQL on the storage's tables
+INTERNAL_NAME = re.compile(r'^(registered_name|StorageBackend|'
+                           r'parse_query_spec|add_sticky_option|'
+                           r'init_runtime|load_config)$')
 STORAGE_SQL = re.compile(r'\b(FROM|INTO|JOIN)\s+(src\.)?(sessions|'
                          r'testcases|metadata)\b')
 
 
-def private_uses(path):
+def uses(path, pattern, sql=False):
+    '''The names of ``pattern`` (and SQL on ReFrame's tables, if
+    ``sql``) the module at ``path`` uses.'''
     with open(path) as fp:
         tree = ast.parse(fp.read(), path)
     for node in ast.walk(tree):
         name = (node.attr if isinstance(node, ast.Attribute) else
                 node.id if isinstance(node, ast.Name) else None)
-        if name and PRIVATE_NAME.match(name):
+        if name and pattern.match(name):
             yield f'{name} (line {node.lineno})'
-        if isinstance(node, ast.alias) and PRIVATE_NAME.match(
+        if isinstance(node, ast.alias) and pattern.match(
                 node.name.split('.')[-1]):
             yield f'import of {node.name} (line {node.lineno})'
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                and STORAGE_SQL.search(node.value):
+        if sql and isinstance(node, ast.Constant) and isinstance(
+                node.value, str) and STORAGE_SQL.search(node.value):
             yield f'SQL on ReFrame\'s tables (line {node.lineno})'
 
 
@@ -135,10 +164,22 @@ def library_modules():
 @pytest.mark.parametrize('path', sorted(library_modules()),
                          ids=lambda p: os.path.relpath(p, paths.LIBRARY))
 def test_no_other_module_uses_reframe_privately(path):
-    found = list(private_uses(path))
-    if os.path.relpath(path, paths.LIBRARY) == os.path.join('verdicts',
-                                                            'storage.py'):
+    where = os.path.relpath(path, paths.LIBRARY)
+    found = list(uses(path, PRIVATE_NAME))
+    if where == 'private.py':
         assert found, 'the scan does not see the uses it looks for'
     else:
         assert not found, (f'{path}: {found}: ReFrame\'s private API is '
-                           f'used in microbench/verdicts/storage.py only')
+                           f'used in microbench/private.py only')
+
+
+@pytest.mark.parametrize('path', sorted(library_modules()),
+                         ids=lambda p: os.path.relpath(p, paths.LIBRARY))
+def test_no_other_module_knows_the_storage(path):
+    where = os.path.relpath(path, paths.LIBRARY)
+    found = list(uses(path, INTERNAL_NAME, sql=True))
+    if where == os.path.join('verdicts', 'storage.py'):
+        assert found, 'the scan does not see the uses it looks for'
+    else:
+        assert not found, (f'{path}: {found}: ReFrame\'s storage is known '
+                           f'in microbench/verdicts/storage.py only')

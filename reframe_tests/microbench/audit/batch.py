@@ -6,10 +6,12 @@ A loop that runs the same command again is repetition (M1); a loop whose
 variable the command uses is a sweep of configurations, each run once.
 '''
 
+import itertools
 import re
+from collections import ChainMap
 from dataclasses import dataclass
 
-from microbench.audit import words
+from microbench.audit import bounds, shellvars, words
 from microbench.audit.context import osu_version_in
 from microbench.audit.findings import Unreadable, Where
 
@@ -27,9 +29,13 @@ BINDING_ENV = {
     'MPICH_CPU_BIND': lambda v: 'unbound' if 'none' in v else 'bound',
 }
 
-_SPLIT = re.compile(r'\s*(?:&&|\|\||;|\|(?!\|))\s*')
-_VAR = re.compile(r'\$\{(\w+)(?::-([^}]*))?\}|\$(\w+)')
-_FOR = re.compile(r'^\s*for\s+(\w+)\s+in\s+(.*?)\s*(?:;\s*do\b.*)?$')
+#: What separates commands on a line (the blanks around them are
+#: stripped from each command, not matched: a regular expression with
+#: ``\s*`` on both sides retried every blank of a long run, quadratic)
+_SPLIT = re.compile(r'&&|\|\||;|\|')
+#: A ``for`` loop's head, and the ``; do`` after its items
+_FOR = re.compile(r'\s*for\s+(\w+)\s+in\s+')
+_DO = re.compile(r';\s*do\b')
 _WHILE = re.compile(r'^\s*(while|until)\b')
 
 
@@ -48,7 +54,7 @@ class Job:
 
 def _int(text):
     match = re.match(r'\d+', str(text or ''))
-    return int(match[0]) if match else None
+    return bounds.integer(match[0]) if match else None
 
 
 def directives(text):
@@ -63,7 +69,7 @@ def directives(text):
         elif stripped.startswith('#BSUB'):
             match = re.search(r'-n\s+(\d+)', stripped)
             if match:
-                job.tasks = int(match[1])
+                job.tasks = _int(match[1])
         version = osu_version_in(line)
         if version and not job.osu_version:
             job.osu_version = version
@@ -99,14 +105,14 @@ def _slurm(job, rest):
 def _pbs(job, rest):
     select = re.search(r'select=(\d+)(?::[^\s]*?mpiprocs=(\d+))?', rest)
     if select:
-        job.nodes = int(select[1])
+        job.nodes = _int(select[1])
         if select[2]:
-            job.per_node = int(select[2])
+            job.per_node = _int(select[2])
     nodes = re.search(r'nodes=(\d+)(?::ppn=(\d+))?', rest)
     if nodes:
-        job.nodes = int(nodes[1])
+        job.nodes = _int(nodes[1])
         if nodes[2]:
-            job.per_node = int(nodes[2])
+            job.per_node = _int(nodes[2])
 
 
 @dataclass
@@ -120,13 +126,21 @@ class Command:
     repeats: int
     repeats_where: str
     env: dict
+    #: configurations of its sweep past :data:`~.bounds.MAX_SWEEP`, not
+    #: judged
+    unswept: int = 0
 
 
-def commands(name, text, initial_env=None, prompt=False):
+def commands(name, text, initial_env=None, prompt=False, reader=None):
     '''Every command of a script, in order, with the loops around it;
     with ``prompt``, a shell prompt (``$ ``) before a command is dropped
-    (a command pasted from a terminal).'''
-    env = dict(initial_env or {})
+    (a command pasted from a terminal).  ``reader`` (a
+    :class:`~.bounds.Reader`) counts what variables and sweeps add.
+
+    :raises Unreadable: loops nested past :data:`~.bounds.MAX_LOOP_DEPTH`,
+        expansions past :data:`~.bounds.MAX_EXPANSION_BYTES`.
+    '''
+    env = shellvars.Environment(initial_env)
     loops = []     # (variable, count or None, line, items)
     out = []
     for number, line in words.lines(text):
@@ -140,15 +154,17 @@ def commands(name, text, initial_env=None, prompt=False):
             if stripped.startswith('done') and loops:
                 loops.pop()
             continue
-        loop = _FOR.match(stripped)
+        where = Where(name, number, line.strip())
+        loop = _for(stripped)
         if loop:
-            loops.append((loop[1], _count(loop[2], env), number,
-                          _items(loop[2], env)))
-            after = re.split(r';\s*do\b', stripped, 1)
-            stripped = after[1] if len(after) > 1 else ''
+            variable, items, stripped = loop
+            _nest(loops, where)
+            loops.append((variable, _count(items, env.view(), reader, where),
+                          number, _items(items, env.view(), reader, where)))
             if not stripped.strip():
                 continue
         elif _WHILE.match(stripped):
+            _nest(loops, where)
             loops.append((None, None, number, None))
             continue
         for part in _SPLIT.split(stripped):
@@ -157,60 +173,113 @@ def commands(name, text, initial_env=None, prompt=False):
                 if part == 'done' and loops:
                     loops.pop()
                 continue
-            repeats, said = _repeats(loops, part)
-            for values in _sweep(loops, part):
-                try:
-                    split = words.split(_expand(part, {**env, **values}))
-                except Unreadable:
-                    break
-                if not split:
-                    break
-                if split[0] == 'export':
-                    split = split[1:]
-                if split and all(re.match(r'^\w+=', w) for w in split):
-                    for word in split:
-                        key, _, value = word.partition('=')
-                        env[key] = value
-                    break
-                out.append(Command(Where(name, number, line.strip()), split,
-                                   repeats, said, {**env, **values}))
+            out.extend(_commands_of(part, where, loops, env, reader))
     return out
 
 
-def _items(items, env):
+def _nest(loops, where):
+    if len(loops) >= bounds.MAX_LOOP_DEPTH:
+        raise Unreadable(f'{where}: loops nested more than '
+                         f'{bounds.MAX_LOOP_DEPTH} deep (a for or while '
+                         f'without its done?), what the audit follows')
+
+
+def _for(stripped):
+    '''(variable, items, the command after ``; do``) of a ``for`` line,
+    or None.'''
+    head = _FOR.match(stripped)
+    if not head:
+        return None
+    rest = stripped[head.end():]
+    do = _DO.search(rest)
+    if do is None:
+        return head[1], rest.rstrip(), ''
+    return head[1], rest[:do.start()].rstrip(), rest[do.end():]
+
+
+def _commands_of(part, where, loops, env, reader):
+    '''The commands of one part of a line: one per configuration of the
+    loop variables it uses (the first :data:`~.bounds.MAX_SWEEP`), none
+    where it only sets variables (they go to ``env``).'''
+    repeats, said = _repeats(loops, part)
+    sweep, total = _sweep(loops, part)
+    out = []
+    for values in sweep:
+        scope = ChainMap(values, env.view())
+        expanded = shellvars.expand(part, scope, reader, where)
+        if out and reader is not None:
+            reader.spend(len(expanded), where)     # one more configuration
+        try:
+            split = words.split(expanded)
+        except Unreadable:
+            break
+        if not split:
+            break
+        if split[0] == 'export':
+            split = split[1:]
+        if split and all(re.match(r'^\w+=', w) for w in split):
+            for word in split:
+                key, _, value = word.partition('=')
+                env.set(key, value)
+            break
+        out.append(Command(where, split, repeats, said, scope))
+    if out and total > len(out):
+        out[-1].unswept = total - len(out)
+    return out
+
+
+def _items(items, env, reader=None, where=None):
     '''The words a ``for`` loop goes over, where they are literal.'''
-    items = _expand(items, env).strip()
+    items = shellvars.expand(items, env, reader, where).strip()
     if any(c in items for c in '$`*{'):
         return None
     return items.split()
 
 
+def _uses(variable, command):
+    return re.search(rf'\${{?{variable}\b', command) is not None
+
+
 def _sweep(loops, command):
-    '''Every assignment of the loop variables ``command`` uses (a sweep:
-    each value a configuration of its own), [{}] where it uses none.'''
-    out = [{}]
-    for variable, _, _, items in loops:
-        if variable and items and re.search(rf'\${{?{variable}\b', command):
-            out = [{**done, variable: item} for done in out for item in items]
-    return out
+    '''(the first :data:`~.bounds.MAX_SWEEP` assignments of the loop
+    variables ``command`` uses (a sweep: each value a configuration of its
+    own; [{}] where it uses none), how many there are in all).'''
+    swept = [(variable, items) for variable, _, _, items in loops
+             if variable and items and _uses(variable, command)]
+    total = 1
+    for _, items in swept:
+        total *= len(items)
+    names = [variable for variable, _ in swept]
+    first = itertools.islice(itertools.product(
+        *(items for _, items in swept)), bounds.MAX_SWEEP)
+    return [dict(zip(names, values)) for values in first], total
 
 
-def _count(items, env):
+_SEQ = re.compile(r'\$\(\s*seq\s+(\d+)(?:\s+(\d+))?(?:\s+(\d+))?\s*\)')
+
+
+def _count(items, env, reader=None, where=None):
     '''How many times a ``for`` loop over ``items`` runs, None if not
     known.'''
-    items = _expand(items, env).strip()
-    seq = re.fullmatch(r'\$\(\s*seq\s+(\d+)(?:\s+(\d+))?(?:\s+(\d+))?\s*\)',
-                       items)
+    items = shellvars.expand(items, env, reader, where).strip()
+    seq = _SEQ.fullmatch(items)
     if seq:
-        numbers = [int(n) for n in seq.groups() if n]
+        numbers = [bounds.integer(n) for n in seq.groups() if n]
+        if None in numbers:
+            return None
         if len(numbers) == 1:
             return numbers[0]
         if len(numbers) == 2:
             return max(numbers[1] - numbers[0] + 1, 0)
+        if numbers[1] == 0:
+            return None                  # seq: "invalid Zero increment"
         return max((numbers[2] - numbers[0]) // numbers[1] + 1, 0)
     brace = re.fullmatch(r'\{(\d+)\.\.(\d+)\}', items)
     if brace:
-        return int(brace[2]) - int(brace[1]) + 1
+        first, last = bounds.integer(brace[1]), bounds.integer(brace[2])
+        if first is None or last is None:
+            return None
+        return abs(last - first) + 1     # bash counts down as well as up
     if re.fullmatch(r'\{[^{}]*\$[^{}]*\}', items):
         return 1     # bash expands no range holding a variable: one item
     if '$' in items or '`' in items or '*' in items:
@@ -222,24 +291,13 @@ def _repeats(loops, command):
     '''(times the loops run ``command`` unchanged, what says so).'''
     times, said = 1, []
     for variable, count, line, _ in loops:
-        if variable and re.search(rf'\${{?{variable}\b', command):
+        if variable and _uses(variable, command):
             continue                 # a sweep: each value runs once
         if count is None:
             return 3, f'a loop of line {line} (its count not known)'
         times *= count
         said.append(f'a loop of {count} at line {line}')
     return times, ', '.join(said) or None
-
-
-def _expand(text, env):
-    def value(match):
-        name = match[1] or match[3]
-        if name in env:
-            return env[name]
-        if match[2] is not None:
-            return match[2]
-        return match[0]
-    return _VAR.sub(value, text)
 
 
 def job_env(job):

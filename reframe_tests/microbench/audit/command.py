@@ -6,14 +6,17 @@
 
 An INPUT is a file (a command line, a fio job file, a batch script, a
 Darshan log) or ``-`` for standard input; after ``--``, a command line.
-Exit 0 clean, 1 findings, 2 unreadable input.
+Exit 0 clean, 1 findings, 2 unreadable input, each said in one line.
+What an input may make the audit read, expand and write is capped
+(:mod:`.bounds`).
 '''
 
 import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from microbench.audit import judge, measure, render
+from microbench.audit import bounds, judge, measure, render
+from microbench.audit.findings import Unreadable
 from microbench.audit.fiojob import size_bytes
 
 HELP = ('the pitfall catalogue on a benchmark command, fio job file, batch '
@@ -71,16 +74,12 @@ def reports_of(args, stdin=None):
             if name != '-' else os.getcwd()
         context = judge.new_context(name, memory, of, args.osu_version,
                                     directory)
-        if name == '-':
-            data = (stdin or sys.stdin.buffer).read()
-        else:
-            try:
-                with open(name, 'rb') as fp:
-                    data = fp.read()
-            except OSError as err:
-                reports.append(judge.Report(name, error=f'{name}: cannot '
-                                            f'read it: {err.strerror}'))
-                continue
+        try:
+            data = (bounds.read_capped(stdin or sys.stdin.buffer, name)
+                    if name == '-' else bounds.read_input(name))
+        except Unreadable as err:
+            reports.append(judge.Report(name, error=str(err)))
+            continue
         if args.section:
             context = context.with_(sections=tuple(args.section))
         reports.append(judge.audit_bytes(name, data, context))

@@ -6,6 +6,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 
+from microbench.audit.bounds import MAX_DIGITS
 from microbench.audit.findings import CERTAIN
 
 
@@ -49,6 +50,9 @@ class Context:
     directory: str = '.'
     #: the sections of a fio job file to judge (fio's --section)
     sections: tuple = ()
+    #: what the input reads and expands, within the caps: a
+    #: :class:`~.bounds.Reader`, one per input (None: a new one)
+    reader: object = None
 
     def with_(self, **changes):
         return replace(self, **changes)
@@ -60,6 +64,8 @@ def memory_text(memory):
 
 def size_text(size):
     '''A byte count as people read it: KiB, MiB, GiB, TiB.'''
+    if size >= 2**1000:
+        return 'more than 2^1000 B'      # past what a float holds in TiB
     for unit, power in (('TiB', 40), ('GiB', 30), ('MiB', 20), ('KiB', 10)):
         if size >= 2**power:
             value = size / 2**power
@@ -95,8 +101,11 @@ def repeated(context, found, tool_repeats=1, tool_option=None):
     return evidence, CERTAIN
 
 
+#: An OSU version in a header, a path or a name; the header's title is
+#: looked for within 200 characters (``.*`` retried the rest of the line
+#: from every ``# OSU MPI`` of a line holding many, quadratic)
 _OSU_VERSION = re.compile(
-    r'(?:# OSU MPI.*Test v|osu[-_]micro[-_]benchmarks[-/@_]v?|'
+    r'(?:# OSU MPI.{0,200}Test v|osu[-_]micro[-_]benchmarks[-/@_]v?|'
     r'OSU Micro-Benchmarks v?)(\d+\.\d+(?:\.\d+)?)', re.I)
 
 
@@ -108,7 +117,8 @@ def osu_version_in(text):
 
 
 def version_tuple(version):
-    return tuple(int(part) for part in re.findall(r'\d+', version)[:3])
+    return tuple(int(part[:MAX_DIGITS])
+                 for part in re.findall(r'\d+', version)[:3])
 
 
 def from_environment(name):

@@ -4,9 +4,10 @@ against the options of elbencho v3.1-9's ``source/ProgArgs.cpp``.'''
 
 from microbench import knobs
 from microbench.audit import getopt, options
+from microbench.audit.bounds import excerpt, integer
 from microbench.audit.context import memory_text, repeated, size_text
 from microbench.audit.findings import (CERTAIN, Finding, Invocation,
-                                       depends)
+                                       Unreadable, depends)
 from microbench.audit.fiojob import size_bytes
 
 
@@ -18,6 +19,24 @@ PHASES = {'-w', '--write', '-r', '--read', '-d', '--mkdirs', '-D', '--deldirs',
 def _value(given, *names):
     option = getopt.last(given, *names)
     return option.value if option is not None else None
+
+
+def _number(given, where, default, *names):
+    '''The integer value of the last of ``names``, ``default`` where not
+    given.
+
+    :raises Unreadable: where it is not an integer (elbencho stops: "the
+        argument for option is invalid").
+    '''
+    option = getopt.last(given, *names)
+    if option is None:
+        return default
+    number = integer(option.value)
+    if number is None:
+        raise Unreadable(f'{where}: elbencho option {option.name} takes a '
+                         f'number, not {excerpt(option.value)} (elbencho '
+                         f'would stop)')
+    return number
 
 
 def judge_elbencho(launch, where, context):
@@ -38,9 +57,9 @@ def judge_elbencho(launch, where, context):
     reads = getopt.last(given, '-r', '--read') is not None
     direct = getopt.last(given, '--direct') is not None
     size = size_bytes(_value(given, '-s', '--size'))
-    threads = int(_value(given, '-t', '--threads') or 1)
-    dirs = int(_value(given, '-n', '--dirs') or 0)
-    files = int(_value(given, '-N', '--files') or 0)
+    threads = _number(given, where, 1, '-t', '--threads')
+    dirs = _number(given, where, 0, '-n', '--dirs')
+    files = _number(given, where, 0, '-N', '--files')
     count = threads * dirs * files if dirs and files else max(len(paths), 1)
     total = size * count if size else None
     memory = context.memory
@@ -67,16 +86,16 @@ def judge_elbencho(launch, where, context):
                            knobs.ELBENCHO_ALLOCATION['grow']),
                  {'check': 'elbencho_storage',
                   'gap': 'write_prealloc_over_grow'})
-    variance = _value(given, '--blockvarpct')
-    if writes and variance is not None and int(variance) < 100:
+    variance = _number(given, where, None, '--blockvarpct')
+    if writes and variance is not None and variance < 100:
         _finding(found, launch, given, 'S6', f'--blockvarpct {variance}: '
-                 f'{100 - int(variance)} % of every block repeats',
+                 f'{100 - variance} % of every block repeats',
                  depends('the storage compressing or deduplicating'),
                  (('--blockvarpct',), knobs.ELBENCHO_BLOCK_VARIANCE['random']),
                  None)
-    reps = _value(given, '-i', '--iterations')
-    said = repeated(context, found, int(reps) if reps else 1,
-                    f'--iterations {reps}' if reps else None)
+    reps = _number(given, where, None, '-i', '--iterations')
+    said = repeated(context, found, reps if reps is not None else 1,
+                    f'--iterations {reps}' if reps is not None else None)
     if said:
         found.findings.append(Finding(
             'M1', f'{said[0]}: elbencho reports one figure per phase',

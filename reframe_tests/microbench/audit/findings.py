@@ -154,10 +154,22 @@ class Invocation:
                 'unseen': list(self.unseen), 'realistic': self.realistic}
 
 
+#: The longest message of an input the audit cannot judge
+MESSAGE_CHARS = 2000
+
+
 class Unreadable(Exception):
     '''An input the audit cannot judge (exit 2): an unknown program, an
     option the tool itself would reject, a truncated job file, a binary
-    file, a Darshan log pydarshan cannot read.  Its message is one line.'''
+    file, a Darshan log pydarshan cannot read.  Its message is one line,
+    whatever text of the input it quotes: line breaks become blanks and
+    it is cut to :data:`MESSAGE_CHARS`.'''
+
+    def __init__(self, message):
+        message = ' '.join(str(message).splitlines())
+        if len(message) > MESSAGE_CHARS:
+            message = message[:MESSAGE_CHARS] + ' ...'
+        super().__init__(message)
 
 
 def depends(on):

@@ -7,8 +7,11 @@ the fio checks build their variants from: S1 ``direct=1`` (the
 fill (``fio_time_based_overwrite``'s ``large``).
 '''
 
+import os
+
 from microbench import knobs
-from microbench.audit import fiojob, fiorewrite
+from microbench.audit import bounds, fiojob, fiorewrite
+from microbench.audit.bounds import integer
 from microbench.audit.context import memory_text, repeated, size_text
 from microbench.audit.findings import (CERTAIN, Finding, Invocation,
                                        depends)
@@ -241,8 +244,8 @@ def _io_size(found, job, source, per_file):
     io_size = fiojob.size_bytes(option.value, job.kb_base()) \
         if option is not None else None
     loops = job.last('loops')
-    times = int(loops.value) if loops is not None and \
-        str(loops.value).isdigit() else 1
+    times = (integer(loops.value) if loops is not None and
+             str(loops.value).isdigit() else None) or 1
     if per_file and io_size and io_size > per_file:
         said, where = (f'{option.name}={option.value} on a '
                        f'{_size(per_file)} file', option.where)
@@ -351,23 +354,24 @@ def judge_command(launch, where, context, reader):
         missing = Invocation('fio', where)
         missing.not_judged.append(f'job file {err.filename}: not found '
                                   f'here, its jobs are not judged')
-        return [missing] + _judged(command, launch, context)
-    return _judged(command, launch, context)
+        return [missing] + _judged(command, launch, context, where)
+    return _judged(command, launch, context, where)
 
 
-def _judged(command, launch, context):
+def _judged(command, launch, context, where):
     files = [fiorewrite.FileSource(f.path, '\n'.join(f.lines),
-                                   launch.text())
+                                   launch.text(), len(f.jobs))
              for f in command.job_files if isinstance(f, fiojob.JobFile)]
-    source = fiorewrite.CommandSource(launch, files)
-    out = [judge_job(job, context, source) for job in command.jobs]
+    source = fiorewrite.CommandSource(launch, files, len(command.jobs))
+    jobs = [*command.jobs, *(job for job_file in command.job_files
+                             if isinstance(job_file, fiojob.JobFile)
+                             for job in job_file.jobs)]
+    out = bounds.judged(jobs, lambda job: [judge_job(job, context, source)],
+                        'jobs')
     for job_file in command.job_files:
-        if isinstance(job_file, fiojob.JobFile):
-            out += [judge_job(job, context, source)
-                    for job in job_file.jobs]
-        else:
+        if not isinstance(job_file, fiojob.JobFile):
             missing = Invocation('fio', command.jobs[0].where
-                                 if command.jobs else None)
+                                 if command.jobs else where)
             missing.not_judged.append(f'job file {job_file}: not read')
             out.append(missing)
     return out
@@ -375,7 +379,12 @@ def _judged(command, launch, context):
 
 def judge_job_file(path, text, context, reader, sections=()):
     '''Every job of a fio job file given as the input itself.'''
+    location = None
+    if reader is not None:
+        location = os.path.join(reader.directory, os.path.basename(path))
     job_file = fiojob.read_job_file(path, text, (), sections, context.env,
-                                    reader)
-    source = fiorewrite.FileSource(path, text)
-    return [judge_job(job, context, source) for job in job_file.jobs]
+                                    reader, location)
+    source = fiorewrite.FileSource(path, text, jobs=len(job_file.jobs))
+    return bounds.judged(job_file.jobs,
+                         lambda job: [judge_job(job, context, source)],
+                         'jobs')

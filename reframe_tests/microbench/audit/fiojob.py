@@ -15,12 +15,16 @@
   IEC prefixes (fio's HOWTO, "int"); with ``kb_base=1000``, as they say.
 '''
 
+import math
 import os
 import re
 from dataclasses import dataclass, field
 
-from microbench.audit import options
+from microbench.audit import bounds, options
+from microbench.audit.bounds import excerpt
 from microbench.audit.findings import Unreadable, Where
+from microbench.audit.fiosettings import Inherited, Settings
+
 
 def canonical(name):
     '''The option an alias stands for (``readwrite``: ``rw``), as fio's
@@ -28,7 +32,7 @@ def canonical(name):
     return options.fio_canonical().get(name, name)
 
 
-@dataclass
+@dataclass(slots=True)
 class Option:
     '''One setting: its name, value (None: given bare), and where.'''
 
@@ -45,21 +49,29 @@ class Option:
 
 @dataclass
 class Job:
-    '''One fio job: its name and its settings, defaults first.'''
+    '''One fio job: its name, the settings it inherits (shared with the
+    other jobs, not copied: :mod:`.fiosettings`) and its own.'''
 
     name: str
     where: Where
-    settings: list = field(default_factory=list)
+    inherited: Inherited = field(default_factory=Inherited)
     #: the job file holding it (None: the command line)
     path: str = None
+    #: its own settings: its command-line words, its section's lines
+    own: list = field(default_factory=list)
+
+    @property
+    def settings(self):
+        '''Every setting of the job, the inherited ones first.'''
+        return [*self.inherited, *self.own]
 
     def last(self, *names):
         '''The last setting of any of ``names`` (aliases read as one).'''
         wanted = {canonical(n) for n in names}
-        for option in reversed(self.settings):
+        for option in reversed(self.own):
             if canonical(option.name) in wanted:
                 return option
-        return None
+        return self.inherited.last(wanted)
 
     def value(self, name, default=None):
         option = self.last(name)
@@ -97,7 +109,7 @@ def truth(value):
     if text in ('0', 'false', 'off', 'no'):
         return False
     number = re.match(r'\d+', text)
-    return bool(number and int(number[0]))
+    return bool(number and any(int(digit) for digit in number[0]))
 
 
 _SIZE = re.compile(r'^\s*(\d+(?:\.\d+)?)\s*([kmgtpe]?)(i?)(b?)\s*$', re.I)
@@ -117,7 +129,14 @@ def size_bytes(text, kb_base=1024):
         base = 1000 if iec else 1024
     else:
         base = 1024 if iec else 1000
-    return int(float(number) * base ** power)
+    size = float(number) * base ** power
+    if not math.isfinite(size) or size >= MAX_SIZE:
+        return None
+    return int(size)
+
+
+#: fio holds sizes in 64 bits: a larger one is no size it can run
+MAX_SIZE = 2.0**64
 
 
 _TIME = re.compile(r'^\s*(\d+(?:\.\d+)?)\s*(d|h|m|s|sec|ms|msec|us|usec)?\s*$',
@@ -134,7 +153,8 @@ def seconds(text):
     if not match:
         return None
     unit = match[2].lower() if match[2] else None
-    return float(match[1]) * _SECONDS[unit]
+    value = float(match[1]) * _SECONDS[unit]
+    return value if math.isfinite(value) else None
 
 
 def _check_option(name, value, where):
@@ -142,20 +162,24 @@ def _check_option(name, value, where):
     an unknown one, or one given bare that needs a value.'''
     table = options.fio()
     if name not in table:
-        raise Unreadable(f'{where}: fio has no option {name!r} (fio would '
-                         f'stop: "Bad option")')
+        raise Unreadable(f'{where}: fio has no option {excerpt(name)} (fio '
+                         f'would stop: "Bad option")')
     if value is None and table[name] not in options.FIO_VALUELESS:
-        raise Unreadable(f'{where}: fio option {name!r} needs a value '
-                         f'(fio would stop: "Option {name} requires an '
-                         f'argument")')
+        raise Unreadable(f'{where}: fio option {excerpt(name)} needs a '
+                         f'value (fio would stop: "Option {name} requires '
+                         f'an argument")')
 
 
-def _expand(value, env):
+def _expand(value, env, reader=None, where=None):
     '''``${VAR}`` from ``env`` (fio reads the environment); unknown ones
-    stay as they are.'''
-    if value is None:
-        return None
-    return re.sub(r'\$\{(\w+)\}', lambda m: env.get(m[1], m[0]), value)
+    stay as they are.  What it adds is counted by ``reader``
+    (:meth:`~.bounds.Reader.spend`).'''
+    if value is None or '${' not in value:
+        return value
+    out = re.sub(r'\$\{(\w+)\}', lambda m: env.get(m[1], m[0]), value)
+    if reader is not None and len(out) > len(value):
+        reader.spend(len(out) - len(value), where)
+    return out
 
 
 @dataclass
@@ -168,18 +192,24 @@ class JobFile:
 
 
 def read_job_file(path, text, defaults=(), sections=(), env=None,
-                  reader=None):
+                  reader=None, location=None):
     '''The jobs of job file ``path`` (its ``text``), each with the
     ``defaults`` (command-line settings) first; only ``sections`` where
-    given.  ``reader(path)`` reads an included file.
+    given.  ``reader(path)`` reads an included file (a
+    :class:`~.bounds.Reader`); ``location`` is where the file is (default:
+    ``path`` as the reader resolves it), the directory of its includes.
 
     :raises Unreadable: on a truncated or malformed file, an unknown
-        option, or a file that defines no job.
+        option, a file that defines no job, an include missing, nested too
+        deep or in a cycle.
     '''
     env = env if env is not None else {}
-    jobs, globals_, current = [], list(defaults), None
+    jobs, inherited, current = [], Settings(canonical, defaults), None
     lines = text.splitlines()
-    for number, raw, origin_path in _with_includes(path, lines, reader):
+    if location is None and reader is not None:
+        location = reader.resolve(path)
+    for number, raw, origin_path in _with_includes(path, location, lines,
+                                                   reader):
         line = raw.strip()
         where = Where(origin_path, number, raw)
         if not line or line[0] in ';#':
@@ -187,32 +217,24 @@ def read_job_file(path, text, defaults=(), sections=(), env=None,
         if line.startswith('['):
             if not line.endswith(']') or len(line) < 3:
                 raise Unreadable(f'{where}: a section header cut short '
-                                 f'({line!r}): a truncated job file?')
+                                 f'({excerpt(line)}): a truncated job '
+                                 f'file?')
             if origin_path != path:
                 raise Unreadable(f'{where}: a section in an included file '
                                  f'(fio allows none)')
             name = line[1:-1].strip()
             if current is not None and current.name != 'global':
                 jobs.append(current)
-            current = Job(name, where, [] if name == 'global'
-                          else list(globals_), path)
+            current = Job(name, where, Inherited() if name == 'global'
+                          else inherited.inherited(), path)
             continue
         if current is None:
             raise Unreadable(f'{where}: an option before any section: not '
                              f'a fio job file')
-        # an inline comment after blanks (``numjobs=4 ; four jobs``)
-        line = re.split(r'\s+[;#]', line, maxsplit=1)[0].strip()
-        key, eq, value = line.partition('=')
-        key = key.strip()
-        value = _expand(value.strip(), env) if eq else None
-        if eq and value == '':
-            raise Unreadable(f'{where}: {key}= has no value: a truncated '
-                             f'job file?')
-        _check_option(key, value, where)
-        option = Option(key, value, where, 'file')
-        current.settings.append(option)
+        option = _file_option(line, where, env, reader)
+        current.own.append(option)
         if current.name == 'global':
-            globals_.append(option)
+            inherited.append(option)
     if current is not None and current.name != 'global':
         jobs.append(current)
     if not jobs:
@@ -223,21 +245,60 @@ def read_job_file(path, text, defaults=(), sections=(), env=None,
     return JobFile(path, lines, jobs)
 
 
-def _with_includes(path, lines, reader, depth=0):
+#: An inline comment: ``;`` or ``#`` after a blank (``numjobs=4 ; four``)
+_INLINE_COMMENT = re.compile(r'(?<=\s)[;#]')
+
+
+def _file_option(line, where, env, reader):
+    '''The :class:`Option` of a job file's (stripped) line.'''
+    comment = _INLINE_COMMENT.search(line)
+    if comment:
+        line = line[:comment.start()].strip()
+    key, eq, value = line.partition('=')
+    key = key.strip()
+    value = _expand(value.strip(), env, reader, where) if eq else None
+    if eq and value == '':
+        raise Unreadable(f'{where}: {excerpt(key)}= has no value: a '
+                         f'truncated job file?')
+    _check_option(key, value, where)
+    return Option(key, value, where, 'file')
+
+
+def _with_includes(path, location, lines, reader, chain=()):
+    '''(line number, line, file) of a job file's lines, each ``include``
+    replaced by the lines of the file it names (relative to the including
+    file's directory, as fio reads it).  ``chain``: the real paths of the
+    files including this one.'''
+    here = os.path.realpath(location) if location else path
+    chain = (*chain, here)
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
-        if stripped.startswith('include ') and reader is not None:
-            name = stripped[len('include '):].strip()
-            target = name if os.path.isabs(name) else os.path.join(
-                os.path.dirname(path), name)
-            if depth > 8:
-                raise Unreadable(f'{path}:{number}: includes nested too '
-                                 f'deep')
-            text = reader(target)
-            yield from _with_includes(target, text.splitlines(), reader,
-                                      depth + 1)
+        if not (stripped.startswith('include ') and reader is not None):
+            yield number, raw, path
             continue
-        yield number, raw, path
+        name = stripped[len('include '):].strip()
+        target = name if os.path.isabs(name) else os.path.join(
+            os.path.dirname(path), name)
+        found = name if os.path.isabs(name) else os.path.join(
+            os.path.dirname(location or path), name)
+        if len(chain) > bounds.MAX_INCLUDE_DEPTH:
+            raise Unreadable(f'{path}:{number}: includes nested more than '
+                             f'{bounds.MAX_INCLUDE_DEPTH} deep, what the '
+                             f'audit reads')
+        if os.path.realpath(found) in chain:
+            raise Unreadable(f'{path}:{number}: include {excerpt(name)}: an '
+                             f'include cycle (the file includes itself, '
+                             f'through {len(chain)} file'
+                             f'{"s" if len(chain) > 1 else ""})')
+        try:
+            text = reader(found)
+        except FileNotFoundError:
+            raise Unreadable(f'{path}:{number}: include {excerpt(name)}: no '
+                             f'such file') from None
+        except Unreadable as err:
+            raise Unreadable(f'{path}:{number}: include {err}') from None
+        yield from _with_includes(target, found, text.splitlines(), reader,
+                                  chain)
 
 
 @dataclass
@@ -259,17 +320,20 @@ def read_command_line(argv, where, env=None, reader=None):
     :raises Unreadable: on an option fio would reject.
     '''
     env = env if env is not None else {}
-    defaults, sections, jobs, files, current = [], [], [], [], None
+    defaults, sections, jobs, files, current = (Settings(canonical), [], [],
+                                                [], None)
     unread = []
     words = list(argv[1:])
+    bounds.options_read(len(words), where)
     i = 0
     while i < len(words):
         word, start = words[i], i
         i += 1
         if not word.startswith('--'):
             if word.startswith('-') and word != '-':
-                raise Unreadable(f'{where}: fio has no option {word!r} '
-                                 f'(its options are --name=value)')
+                raise Unreadable(f'{where}: fio has no option '
+                                 f'{excerpt(word)} (its options are '
+                                 f'--name=value)')
             files.append(word)
             continue
         key, eq, value = word[2:].partition('=')
@@ -286,7 +350,7 @@ def read_command_line(argv, where, env=None, reader=None):
                 i < len(words) and not words[i].startswith('-'):
             value, i = words[i], i + 1      # getopt: --bs 4k
         _check_option(key, value, where)
-        value = _expand(value, env)
+        value = _expand(value, env, reader, where)
         option = Option(key, value, where, 'command line', start,
                         i - start)
         if key == 'name':
@@ -295,13 +359,13 @@ def read_command_line(argv, where, env=None, reader=None):
             if value == 'global':
                 current = None
                 continue
-            current = Job(value, where, list(defaults))
-            current.settings.append(option)
+            current = Job(value, where, defaults.inherited())
+            current.own.append(option)
             continue
         if current is None:
             defaults.append(option)
         else:
-            current.settings.append(option)
+            current.own.append(option)
     if current is not None:
         jobs.append(current)
     if sections:
@@ -314,7 +378,11 @@ def read_command_line(argv, where, env=None, reader=None):
         if reader is None:
             unread.append(name)
             continue
-        text = reader(name)
-        read.append(read_job_file(name, text, defaults, sections, env,
-                                  reader))
-    return CommandLine(jobs, read or unread, defaults, sections, argv)
+        try:
+            text = reader(name)
+        except Unreadable as err:
+            raise Unreadable(f'{where}: job file {err}') from None
+        read.append(read_job_file(name, text, defaults.options, sections,
+                                  env, reader))
+    return CommandLine(jobs, read or unread, defaults.options, sections,
+                       argv)

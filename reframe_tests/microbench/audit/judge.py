@@ -2,12 +2,13 @@
 fio job file, a batch script, a Darshan log), every benchmark invocation in
 it, and each judged by its tool's rules.'''
 
-import os
 import re
+from collections import ChainMap
 from dataclasses import dataclass, field
 
-from microbench.audit import batch, darshanlog, elbencho, fio, ior, network
-from microbench.audit import words
+from microbench.audit import (batch, bounds, darshanlog, elbencho, fio,
+                              ior, network, words)
+from microbench.audit.bounds import excerpt
 from microbench.audit.context import Context, node_memory, osu_version_in
 from microbench.audit.findings import Unreadable, Where
 
@@ -59,29 +60,14 @@ class Report:
 
 
 def reader_for(context):
-    '''A reader of the job files an input names (relative to its
-    directory); a file that is not there raises FileNotFoundError.'''
-    def read(path):
-        full = path if os.path.isabs(path) else os.path.join(
-            context.directory, path)
-        with open(full, 'rb') as fp:
-            return decode(fp.read(), path)
-    return read
+    '''The reader of the files an input includes or names (relative to
+    its directory), within the caps (:class:`~.bounds.Reader`); a file
+    that is not there raises FileNotFoundError.'''
+    return context.reader or bounds.Reader(context.directory)
 
 
-def decode(data, name):
-    '''Text of an input's bytes.
-
-    :raises Unreadable: for a binary file.
-    '''
-    if b'\0' in data:
-        raise Unreadable(f'{name}: a binary file (NUL bytes), not a command '
-                         f'line, job file or script')
-    try:
-        return data.decode('utf-8')
-    except UnicodeDecodeError as err:
-        raise Unreadable(f'{name}: a binary file (not UTF-8 at byte '
-                         f'{err.start})') from None
+#: Text of an input's bytes (:func:`.bounds.decode`)
+decode = bounds.decode
 
 
 def kind_of(name, text):
@@ -104,21 +90,43 @@ def kind_of(name, text):
 
 
 def audit_bytes(name, data, context, argv=False):
-    '''The :class:`Report` of one input's bytes.'''
+    '''The :class:`Report` of one input's bytes: its findings, or why it
+    cannot be judged, in one line, whatever the bytes.'''
     report = Report(name)
     try:
-        if name.endswith(DARSHAN_EXTENSIONS) or darshanlog.is_log(data):
-            report.kind = 'darshan'
-            report.invocations = darshanlog.judge(name, data, context,
-                                                  audit_argv)
-            return report
-        text = decode(data, name)
-        report.kind = 'command' if argv else kind_of(name, text)
-        report.invocations = _judge_text(name, text, report.kind, context,
-                                         argv)
+        if context.reader is None:
+            context = context.with_(reader=bounds.Reader(context.directory))
+        context.reader.count(name, len(data))
+        _judge_bytes(report, name, data, context, argv)
     except Unreadable as err:
         report.error = str(err)
+        report.invocations = []
+    except Exception as err:             # a bug of the audit, said in one
+        report.error = failed(name, err)  # line, never a traceback
+        report.invocations = []
     return report
+
+
+#: What an error of the audit itself says (tests look for it)
+FAILED = 'the audit failed on it'
+
+
+def failed(name, err):
+    '''The one line of an exception the audit did not expect.'''
+    return str(Unreadable(f'{name}: {FAILED} ({type(err).__name__}: '
+                          f'{excerpt(str(err))}): a bug of the audit, '
+                          f'please report it with the input'))
+
+
+def _judge_bytes(report, name, data, context, argv):
+    if name.endswith(DARSHAN_EXTENSIONS) or darshanlog.is_log(data):
+        report.kind = 'darshan'
+        report.invocations = darshanlog.judge(name, data, context,
+                                              audit_argv)
+        return
+    text = decode(data, name)
+    report.kind = 'command' if argv else kind_of(name, text)
+    report.invocations = _judge_text(name, text, report.kind, context, argv)
 
 
 def _judge_text(name, text, kind, context, argv):
@@ -136,40 +144,73 @@ def _judge_text(name, text, kind, context, argv):
             job_tasks=job.tasks, osu_version=context.osu_version or
             job.osu_version, osu_version_from=context.osu_version_from or
             (f'{name} {job.osu_version_from}' if job.osu_version else None))
-        found = []
-        for command in batch.commands(name, text, batch.job_env(job)):
-            found += _judge_command(command, context, required=False,
-                                    striped=job.striped)
+        found = bounds.judged(
+            batch.commands(name, text, batch.job_env(job),
+                           reader=reader_for(context)),
+            lambda command: _judge_command(command, context, required=False,
+                                           striped=job.striped), 'commands')
         if not found:
             raise Unreadable(f'{name}: no benchmark command (fio, IOR, '
                              f'mdtest, OSU, fabtests, elbencho) in it')
         return found
-    commands = batch.commands(name, text, prompt=True)
-    found = []
-    for command in commands:
-        found += _judge_command(command, context, required=argv or
-                                len(commands) == 1)
+    commands = batch.commands(name, text, prompt=True,
+                              reader=reader_for(context))
+    found = bounds.judged(
+        commands, lambda command: _judge_command(
+            command, context, required=argv or len(commands) == 1),
+        'commands')
     if not found:
         first = commands[0].words[0] if commands else text.split()[0]
-        raise Unreadable(f'{name}: {first!r} is not a benchmark the audit '
-                         f'knows ({KNOWN})')
+        raise Unreadable(f'{name}: {excerpt(first)} is not a benchmark the '
+                         f'audit knows ({KNOWN})')
     return found
 
 
-def _judge_command(command, context, required, striped=False):
+#: The longest path a refusal names whole (Linux's PATH_MAX)
+PATH_CHARS = 4096
+
+
+def _judge_command(command, context, required, striped=False,
+                   given=False):
+    '''The invocations of one command; ``required``: an unknown program
+    is an error, not a line to pass over; ``given``: the command is the
+    audit's own arguments (its first word may be a file name
+    mistyped).'''
     launch = words.launch(command.words, tool_of)
     tool = tool_of(launch.program)
     if tool is None:
+        if given and command.words and not launch.prefix:
+            first = command.words[0]
+            if '/' in first:
+                # a path: a file that is not there, named whole
+                raise Unreadable(f'{excerpt(first, PATH_CHARS)}: no such '
+                                 f'file (nor a benchmark the audit knows: '
+                                 f'{KNOWN})')
+            raise Unreadable(f'{command.where}: {excerpt(first)} '
+                             f'is not a benchmark the audit knows, nor a '
+                             f'file here (it knows {KNOWN})')
         if required:
-            raise Unreadable(f'{command.where}: {launch.program or "?"!r} '
-                             f'is not a benchmark the audit knows ({KNOWN})')
+            raise Unreadable(f'{command.where}: '
+                             f'{excerpt(launch.program or "?")} is not a '
+                             f'benchmark the audit knows ({KNOWN})')
         return []
+    found = _judge_tool(tool, launch, command, context, striped)
+    if command.unswept:
+        for invocation in found:
+            invocation.not_judged.append(
+                f'{command.unswept} more configurations of this sweep of '
+                f'loop variables: the audit judges the first '
+                f'{bounds.MAX_SWEEP}')
+    return found
+
+
+def _judge_tool(tool, launch, command, context, striped):
     binding, said = batch.binding_of(command.env)
     if binding and launch.binding is None and launch.launcher:
         launch.binding, launch.binding_words = binding, [said]
     context = context.with_(repeats=command.repeats,
                             repeats_where=command.repeats_where,
-                            env={**context.env, **command.env})
+                            env=ChainMap(command.env, context.env))
     where = command.where
     if tool == 'fio':
         return fio.judge_command(launch, where, context, reader_for(context))
@@ -189,15 +230,23 @@ def _judge_command(command, context, required, striped=False):
 
 
 def audit_argv(argv, context):
-    '''The :class:`Report` of a command line given as words.'''
+    '''The :class:`Report` of a command line given as words: its
+    findings, or why it cannot be judged, in one line.'''
     report = Report('argv', 'command')
     try:
+        if context.reader is None:
+            context = context.with_(reader=bounds.Reader(context.directory))
         line = ' '.join(argv)
         command = batch.Command(Where('argv', None, line), list(argv), 1,
                                 None, {})
-        report.invocations = _judge_command(command, context, required=True)
+        report.invocations = _judge_command(command, context, required=True,
+                                            given=context.name == 'argv')
     except Unreadable as err:
         report.error = str(err)
+        report.invocations = []
+    except Exception as err:             # a bug of the audit: one line
+        report.error = failed('argv', err)
+        report.invocations = []
     return report
 
 
@@ -210,4 +259,5 @@ def new_context(name, memory=None, memory_of=None, osu_version=None,
                    memory_of=memory_of or 'this node',
                    osu_version=osu_version,
                    osu_version_from='--osu-version' if osu_version else None,
-                   directory=directory, sections=tuple(sections))
+                   directory=directory, sections=tuple(sections),
+                   reader=bounds.Reader(directory))

@@ -42,7 +42,7 @@ _FIO_CHECK = '''
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.suite.rounds import SCRATCH
 from microbench.tools.fio import FioRounds, FioVariantCheck
 
@@ -84,6 +84,7 @@ class audit_fio(FioVariantCheck):
 @rfm.simple_test
 class audit_fio_gap(GapCheck):
     pitfall = audit_fio
+    rounds = rounds_of(audit_fio)
     gaps = {{{gap!r}: ('yours', 'realistic')}}
 '''
 
@@ -91,7 +92,7 @@ _IOR_CHECK = '''
 import reframe as rfm
 from reframe.core.builtins import fixture, parameter
 
-from microbench.suite.gap import GapCheck
+from microbench.suite.gap import GapCheck, rounds_of
 from microbench.tools.ior import IorRounds, IorVariantCheck
 from microbench.tools.ior import command
 
@@ -127,6 +128,7 @@ class audit_ior(IorVariantCheck):
 @rfm.simple_test
 class audit_ior_gap(GapCheck):
     pitfall = audit_ior
+    rounds = rounds_of(audit_ior)
     gaps = {{{gap!r}: ('yours', 'realistic', {figure!r})}}
 '''
 

@@ -6,6 +6,7 @@ import json
 import textwrap
 import urllib.parse
 
+from microbench.audit.bounds import clipped
 from microbench.audit.findings import CATALOGUE, CERTAIN
 
 #: The JSON format's name and version
@@ -57,8 +58,8 @@ def text(reports):
 def _invocation(report, invocation):
     where = invocation.where
     head = f'{where}: {invocation.tool}'
-    lines = [head + (f': {where.text}' if where.text and report.kind !=
-                     'fio' else '')]
+    lines = [head + (f': {clipped(where.text)}' if where.text and
+                     report.kind != 'fio' else '')]
     for finding in invocation.findings:
         entry = finding.entry
         sure = (CERTAIN if finding.certainty == CERTAIN
@@ -66,7 +67,7 @@ def _invocation(report, invocation):
         lines.append(f'  {finding.pitfall} {entry.title} [{sure}]')
         if finding.where.line and finding.where != where:
             lines.append(_wrap('at', f'{finding.where}: '
-                               f'{finding.where.text.strip()}', 5))
+                               f'{clipped(finding.where.text.strip())}', 5))
         lines.append(_wrap('evidence', finding.evidence, 5))
         lines.append(_wrap('why', finding.why, 5))
         if finding.certainty != CERTAIN:
@@ -88,9 +89,14 @@ def _invocation(report, invocation):
 
 
 def as_json(reports):
+    '''The reports as one JSON document; an invocation's ``text`` (its
+    line) cut to :data:`~.bounds.LINE_CHARS`, as in the text.'''
+    inputs = [r.as_dict() for r in reports]
+    for report in inputs:
+        for invocation in report['invocations']:
+            invocation['text'] = clipped(invocation['text'])
     return json.dumps({'format': FORMAT, 'version': VERSION,
-                       'exit': exit_code(reports),
-                       'inputs': [r.as_dict() for r in reports]},
+                       'exit': exit_code(reports), 'inputs': inputs},
                       indent=2) + '\n'
 
 

@@ -13,6 +13,8 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from microbench.audit import shellwords
+from microbench.audit.bounds import excerpt, integer
 from microbench.audit.findings import Unreadable
 
 #: Programs that run the program after their options
@@ -65,31 +67,21 @@ _ASSIGNMENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*=')
 
 def lines(text):
     '''[(line number, logical line)] of ``text``: backslash continuations
-    joined, numbered by their first line.'''
-    out, pending, start = [], '', None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if start is None:
-            start = number
-        if line.endswith('\\') and not line.endswith('\\\\'):
-            pending += line[:-1] + ' '
-            continue
-        out.append((start, pending + line))
-        pending, start = '', None
-    if pending:
-        out.append((start, pending))
-    return out
+    joined, numbered by their first line (linear: :mod:`.shellwords`).'''
+    return shellwords.lines(text)
 
 
 def split(line):
     '''The shell words of ``line`` (quotes removed, a ``#`` comment
-    dropped).
+    dropped), as ``shlex.split`` gives them, in time linear in the line
+    (:mod:`.shellwords`).
 
     :raises Unreadable: on an unbalanced quote.
     '''
     try:
-        return shlex.split(line, comments=True)
+        return shellwords.split(line)
     except ValueError as err:
-        raise Unreadable(f'cannot split {line.strip()!r} into words: '
+        raise Unreadable(f'cannot split {excerpt(line.strip())} into words: '
                          f'{err}') from None
 
 
@@ -136,10 +128,7 @@ def _needs_quote(word):
 
 
 def _int(text):
-    try:
-        return int(str(text).strip())
-    except ValueError:
-        return None
+    return integer(text)
 
 
 def launch(words, known=None):
@@ -302,7 +291,7 @@ def _read_launcher(kind, said, result):
         mapping = _last(said, '--map-by', '-map-by') or ''
         ppr = re.match(r'ppr:(\d+):node', mapping)
         if ppr:
-            result.per_node = int(ppr[1])
+            result.per_node = _int(ppr[1])
         if {'-ppn', '-genv', '-bind-to', '-hosts', '-f', '-iface',
                 '-bootstrap'} & set(said):
             result.flavour = 'hydra'

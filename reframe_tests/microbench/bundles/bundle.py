@@ -34,6 +34,7 @@ import re
 import shlex
 import tarfile
 import tempfile
+import zlib
 
 import yaml
 
@@ -249,12 +250,26 @@ def make(query, output, db=None):
     return uuid, sorted(data)
 
 
+#: The most a bundle may hold, read into memory: every member together,
+#: and how many members (a bundle of a night holds a few dozen files of
+#: a few MiB; an archive past these is not one, e.g. a decompression bomb)
+MAX_BYTES = 1 << 30
+MAX_MEMBERS = 10_000
+
+
 def read(archive):
-    '''{path in the bundle: bytes} of every regular file of ``archive``.'''
-    out = {}
+    '''{path in the bundle: bytes} of every regular file of ``archive``.
+
+    :raises BundleError: it is not a bundle, or past :data:`MAX_BYTES` or
+        :data:`MAX_MEMBERS` (one line).
+    '''
+    out, total = {}, 0
     try:
         with tarfile.open(archive, 'r:*') as tar:
-            for member in tar.getmembers():
+            for count, member in enumerate(tar, 1):
+                if count > MAX_MEMBERS:
+                    raise BundleError(f'{archive}: more than {MAX_MEMBERS} '
+                                      f'members: not a bundle')
                 name = member.name.split('/', 1)[1] if '/' in member.name \
                     else ''
                 if member.isdir():
@@ -263,9 +278,18 @@ def read(archive):
                         member.name) or '..' in member.name.split('/'):
                     raise BundleError(f'{archive}: unexpected member '
                                       f'{member.name!r}')
+                total += member.size
+                if total > MAX_BYTES:
+                    raise BundleError(f'{archive}: its members hold more '
+                                      f'than {MAX_BYTES >> 20} MiB: not a '
+                                      f'bundle')
                 out[name] = tar.extractfile(member).read()
-    except (OSError, tarfile.TarError, EOFError) as err:
-        raise BundleError(f'{archive}: not a readable bundle: {err}') \
+    except (OSError, tarfile.TarError, EOFError, zlib.error) as err:
+        # tarfile's own message spans a line per method it tried
+        said = str(err).splitlines()[0].rstrip(':') if str(err) else \
+            type(err).__name__
+        raise BundleError(f'{archive}: not a readable bundle (a .tar.gz '
+                          f'that microbench bundle wrote): {said}') \
             from None
 
     return out

@@ -21,6 +21,7 @@ import tempfile
 
 from microbench import paths, provenance
 from microbench.bundles import bundle, check
+from microbench.verdicts import figures
 
 #: Options of ``reframe`` that say where a run writes, not what it runs
 OUTPUT_OPTIONS = {'--prefix': 'stage-output', '-o': 'output',
@@ -41,12 +42,43 @@ def rebase(token, root):
     return token
 
 
+#: What a replayed session is tagged: never a night of the history it
+#: repeats (``compare --last`` judges ``kind=nightly`` sessions only)
+REPLAY = 'replay'
+
+
+def retagged(tokens):
+    '''``tokens`` with every ``--session-extras`` saying ``kind=replay``
+    (a recorded ``kind=nightly`` replaced), one added where none was.'''
+    out, found, after = [], False, False
+    for token in tokens:
+        if after:
+            token, after = _replay_extras(token), False
+        elif token == '--session-extras':
+            found = after = True
+        elif token.startswith('--session-extras='):
+            found = True
+            token = '--session-extras=' + _replay_extras(
+                token.split('=', 1)[1])
+        out.append(token)
+    if not found:
+        out += ['--session-extras', f'{figures.KIND}={REPLAY}']
+    return out
+
+
+def _replay_extras(value):
+    pairs = [item for item in value.split(',') if item and
+             item.split('=', 1)[0] != figures.KIND]
+    return ','.join([*pairs, f'{figures.KIND}={REPLAY}'])
+
+
 def reframe_command(meta, into=None):
     '''The arguments of a bundle's recorded ``reframe`` command line for
     this suite's ReFrame, with its output options under ``into`` if
-    given.'''
-    tokens = [rebase(t, meta.get('suite_root'))
-              for t in shlex.split(meta['cmdline'])[1:]]
+    given; the replayed session is tagged ``kind=replay``
+    (:func:`retagged`).'''
+    tokens = retagged([rebase(t, meta.get('suite_root'))
+                       for t in shlex.split(meta['cmdline'])[1:]])
     if not into:
         return [os.path.join(os.path.dirname(sys.executable), 'reframe'),
                 *tokens]

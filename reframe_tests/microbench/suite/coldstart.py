@@ -15,8 +15,12 @@ against the median of the others, said as ``round 1 x2.4 slower`` (or
 ratio: :data:`microbench.units.FASTER`).
 
 **What it cannot judge.**  Fewer than :data:`FEWEST` (3) samples: no range
-of the others; a figure with a sample of zero or less (no log).  Those
-figures are not judged, and not flagged.
+of the others; a figure with a sample of zero or less (no log), or one
+that is not a finite number (NaN, an infinity: no figure any reader
+passes, and no ratio to say).  Those figures are not judged, and not
+flagged.  Samples a float's range apart (1e-300 and 1e300) are judged on
+their logs, and a ratio beyond ten thousand is said in powers of ten
+(``x1.0e+600``): no ratio overflows.
 
 **False alarms** (``bench/coldstart.py``, iid log-normal noise of spread
 ``s``, 20 000 series each): with 3 samples, 0.01 % of figures at ``s`` =
@@ -51,7 +55,8 @@ def judge(values, unit):
     the rule above; '' where it does not, or the figure cannot be judged
     (fewer than :data:`FEWEST` samples, a sample of zero or less).'''
     values = np.asarray(values, dtype=float)
-    if values.size < FEWEST or not np.all(values > 0):
+    if values.size < FEWEST or not np.all(np.isfinite(values)) \
+            or not np.all(values > 0):
         return ''
 
     logs = np.log(values)
@@ -61,8 +66,22 @@ def judge(values, unit):
     if beyond <= spread or beyond <= math.log1p(MARGIN):
         return ''
 
-    ratio = math.exp(abs(first - float(np.median(others))))
-    return f'round 1 x{ratio:.1f} {_way(first < others.min(), unit)}'
+    ratio = _times(abs(first - float(np.median(others))))
+    return f'round 1 {ratio} {_way(first < others.min(), unit)}'
+
+
+def _times(log_ratio):
+    '''``x2.4`` of a ratio's natural log; ``x1.2e+05`` from ten thousand
+    on (``x1.0e+600`` beyond a float's range: the log says it).'''
+    if log_ratio < math.log(1e4):
+        return f'x{math.exp(log_ratio):.1f}'
+
+    exponent = log_ratio / math.log(10)
+    whole = math.floor(exponent)
+    mantissa = round(10 ** (exponent - whole), 1)
+    if mantissa >= 10:
+        mantissa, whole = mantissa / 10, whole + 1
+    return f'x{mantissa:.1f}e+{whole:02d}'
 
 
 def _way(below, unit):

@@ -22,7 +22,9 @@ from microbench.units import figure_name
 
 #: A median figure's share of its limit in force: the figure's name, the
 #: limit's name and source, its value, the share in %, whether it is
-#: beyond the limit's spread, whether the figure measures a cache
+#: beyond the limit's spread, whether the figure measures a cache (value
+#: and share None where the measured limit is withheld: the source says
+#: why)
 Share = collections.namedtuple(
     'Share', 'figure limit value share beyond cached')
 
@@ -94,12 +96,22 @@ def in_force(partition, name):
     return declared, stats, kind, 'declared'
 
 
+def withheld(partition):
+    '''Why ``partition``'s measured limits are not in force here
+    (systems/config.py: :func:`microbench.components.in_force_here`), or
+    None.'''
+    return partition.extras.get('measured', {}).get('withheld')
+
+
 def shares(check, per_node):
     '''[:class:`Share`] of every figure of ``check`` (a variant check)
     that has a limit in force: a figure :attr:`cached` that reads is held
     against the memory ceiling, any other against its own limit
-    (``per_node(limit)``: divided by the check's nodes).'''
+    (``per_node(limit)``: divided by the check's nodes).  A figure whose
+    measured limit is withheld, and none declared, has a Share without a
+    value or a share: its limit's name says why.'''
     found = []
+    why = withheld(check.current_partition)
     for name, limit_name in check.limits.items():
         if name not in check.figures:
             continue
@@ -107,12 +119,17 @@ def shares(check, per_node):
         cached = name in check.cached
         if cached and limit_name == 'storage_read_mib_s':
             limit_name = 'memory_read_mib_s'
+        samples = check.figures[name]
         held = in_force(check.current_partition, limit_name)
         if held is None:
+            if why and limit_name in components.LIMITS:
+                found.append(Share(reported(check, name, samples.unit),
+                                   components.withheld_label(limit_name,
+                                                             why),
+                                   None, None, False, cached))
             continue
 
         value, stats, kind, source = held
-        samples = check.figures[name]
         median = samples.median / (check.nodes if per_node(limit_name)
                                    else 1)
         share = components.share(median, value, kind)
@@ -126,11 +143,13 @@ def shares(check, per_node):
 def record(check, found):
     '''Set the record fields ``limit_name``, ``limit_value`` and
     ``share_of_limit`` of ``check`` (``<figure>=<value>`` joined by
-    ``;``) from ``found``, its :class:`Share` s.'''
+    ``;``) from ``found``, its :class:`Share` s (a withheld one in
+    ``limit_name`` only).'''
     check.limit_name = ';'.join(f'{s.figure}={s.limit}' for s in found)
-    check.limit_value = ';'.join(f'{s.figure}={s.value:.6g}' for s in found)
+    check.limit_value = ';'.join(f'{s.figure}={s.value:.6g}' for s in found
+                                 if s.value is not None)
     check.share_of_limit = ';'.join(f'{s.figure}={s.share:.4g}'
-                                    for s in found)
+                                    for s in found if s.share is not None)
 
 
 def reported(check, name, unit):

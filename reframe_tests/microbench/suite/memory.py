@@ -62,15 +62,23 @@ def command(flavour, nodes):
 
 
 def memories(text):
-    '''``{node: bytes of memory}`` of the ``memory`` record.
+    '''``{node: bytes of memory}`` of the ``memory`` record.  A node listed
+    twice with the same memory is one node (the launcher started two of
+    the command's processes on it); with another, the record is wrong.
 
     :raises OutputError: a node's line is not its name and its
-        ``MemTotal`` line, or no node is named.
+        ``MemTotal`` line (:func:`.node.memory_gib`: at most 1 PiB), a
+        node listed twice with two memories, or no node is named.
     '''
     found = {}
     for item in filter(None, (i.strip() for i in text.split(','))):
         name, _, line = item.partition(' ')
-        found[name] = round(node.memory_gib(line) * GIB)
+        memory = round(node.memory_gib(line) * GIB)
+        if found.setdefault(name, memory) != memory:
+            raise OutputError(f'node {name[:60]} is listed twice, with '
+                              f'{gib(found[name])} and {gib(memory)} of '
+                              f'memory: two machines under one name, or an '
+                              f'edited record')
     if not found:
         raise OutputError('the job recorded no node\'s memory')
     return found

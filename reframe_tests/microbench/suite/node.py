@@ -64,12 +64,21 @@ def numa_domains(text):
     return len(found)
 
 
+#: The most memory a node's MemTotal may say, in kB: 1 PiB (a cap: the
+#: largest nodes hold tens of TiB; a count of more digits is no machine's)
+MOST_MEMORY_KB = 2 ** 40
+
+
 def memory_gib(text):
-    '''GiB of ``/proc/meminfo``'s ``MemTotal:  24684084 kB`` line.'''
-    match = re.fullmatch(r'MemTotal:\s+(\d+) kB', text.strip())
+    '''GiB of ``/proc/meminfo``'s ``MemTotal:  24684084 kB`` line, at most
+    :data:`MOST_MEMORY_KB`.'''
+    match = re.fullmatch(r'MemTotal:\s+(\d{1,16}) kB', text.strip())
     if not match or not int(match[1]):
-        raise OutputError(f'memory: {text!r} is not /proc/meminfo\'s '
-                          f'MemTotal line')
+        raise OutputError(f'memory: {text.strip()[:60]!r} is not '
+                          f'/proc/meminfo\'s MemTotal line')
+    if int(match[1]) > MOST_MEMORY_KB:
+        raise OutputError(f'memory: MemTotal says {match[1]} kB, more than '
+                          f'the {MOST_MEMORY_KB} kB (1 PiB) any node has')
     return int(match[1]) * 1024 / 2**30
 
 

@@ -148,7 +148,7 @@ def number(value, what, positive=True, integer=False):
     if isinstance(value, str):
         token = value.strip(' \t')
         if not _NUMBER.fullmatch(token):
-            raise OutputError(f'{what} is {value!r}, not a number')
+            raise OutputError(f'{what} is {value!r:.60}, not a number')
 
         value = float(token)
     elif isinstance(value, bool) or not isinstance(value, (int, float)):

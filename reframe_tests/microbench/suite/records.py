@@ -16,6 +16,7 @@ record carries them.
 
 import re
 
+from microbench import sides
 from microbench.suite.output import OutputError, number
 
 _LINE = re.compile(r'^microbench: (?P<key>[a-z_]+): ?(?P<value>.*)$')
@@ -41,6 +42,30 @@ def of_variant(recs, variant):
         values = [v[len(prefix):] for v in values if v.startswith(prefix)]
         if values:
             mine[key] = values
+
+    return mine
+
+
+def of_side(recs, label, variants):
+    '''The records of side ``label`` of an A/B job (:mod:`microbench.sides`)
+    as a job of that side alone would have printed them: a value of one
+    of ``variants`` on that side (``direct@A: ...``) without the side
+    (``direct: ...``), a value of the side itself (``@A: fio-3.33``)
+    without it; the other side's values left out; the job's own (node,
+    kernel, scratch, ...) kept.'''
+    names = set(variants)
+    mine = {}
+    for key, values in recs.items():
+        kept = []
+        for value in values:
+            head, colon, rest = value.partition(': ')
+            variant, side = sides.split_key(head)
+            if not (colon and side and (variant in names or not variant)):
+                kept.append(value)
+            elif side == label:
+                kept.append(f'{variant}: {rest}' if variant else rest)
+        if kept:
+            mine[key] = kept
 
     return mine
 

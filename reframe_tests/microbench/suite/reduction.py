@@ -54,17 +54,43 @@ Claim = collections.namedtuple('Claim', 'most least mechanisms')
 #: where they could not be)
 Stored = collections.namedtuple('Stored', 'fstype files written stored tool')
 
+#: The most a file system may store of the bytes its files hold: their
+#: bytes and 10 % more, and :data:`SLACK` a file (a block of its own, an
+#: extent tree, a btrfs extent counted whole).  A share above it is no
+#: file system's: an edited output, or files preallocated beyond their size
+MOST_STORED = 1.10
+
+#: The bytes a file may occupy beyond its share of :data:`MOST_STORED`
+SLACK = 2 ** 20
+
+#: The bytes by which compsize's referenced bytes and ``st_blocks`` may
+#: differ for one file, and compsize's referenced bytes exceed its size:
+#: a page (btrfs references whole sectors; an inline extent's bytes are
+#: counted unrounded by compsize, rounded to 512 by ``st_blocks``)
+PAGE = 4096
+
 #: What the witness prints where btrfs' own tool is missing
-_NO_COMPSIZE = 'compsize: not found'
+NO_COMPSIZE = 'compsize: not found'
+
+#: A count of bytes or blocks: at most 18 digits (below an exbibyte), so
+#: that every sum is exact
+_COUNT = r'(\d{1,18})'
 
 _FILE = re.compile(r'^file (\S+) (\S+) (.+)$')
 _PROCESSED = re.compile(r'^Processed (\S+) files?, ')
-_TOTAL = re.compile(r'^TOTAL\s+(\d+)%\s+(\S+)\s+(\S+)\s+(\S+)\s*$')
+_HEADER = re.compile(r'^Type\s+Perc\s+Disk Usage\s+Uncompressed\s+'
+                     r'Referenced\s*$')
+
+#: A row of compsize's table: its type (TOTAL, none, zlib, lzo, zstd,
+#: prealloc, or ?N), its percentage, disk usage, uncompressed and
+#: referenced bytes
+_ROW = re.compile(rf'^(\S+)\s+(\d{{1,3}})%\s+{_COUNT}\s+{_COUNT}\s+'
+                  rf'{_COUNT}\s*$')
 
 #: Every line the witness prints: its own, and compsize's report
 _KNOWN = re.compile(r'^(fstype |file |files |Processed |Type\s+Perc\s|'
                     r'\S+\s+\d+%\s+\d+\s+\d+\s+\d+\s*$|'
-                    + re.escape(_NO_COMPSIZE) + '$)')
+                    + re.escape(NO_COMPSIZE) + '$)')
 
 
 def declared(partition):
@@ -81,13 +107,27 @@ def command(scratch=SCRATCH):
             f"awk '{{print}} END {{print \"files\", NR}}' && "
             f'if ! stat -f -c %T {scratch} | grep -qx btrfs; then :; '
             f'elif command -v compsize >/dev/null; then compsize -b '
-            f'{scratch}; else echo "{_NO_COMPSIZE}"; fi')
+            f'{scratch}; else echo "{NO_COMPSIZE}"; fi')
+
+
+def _count(token, what):
+    '''A count of bytes or blocks of at most 18 digits.'''
+    if not re.fullmatch(_COUNT, token):
+        raise OutputError(f'{what} is {token[:30]!r}, not a count (at most '
+                          f'18 digits)')
+
+    return int(token)
+
+
+def _short(path):
+    '''``path`` as a message shows it: at most 80 characters.'''
+    return path if len(path) <= 80 else f'{path[:40]}...{path[-37:]}'
 
 
 def _files(rows):
     '''{path: (size, 512-byte blocks)} of the ``file`` lines, as many as
-    the ``files`` line counts.  A file the witness wrote holds bytes and
-    occupies a block at least.'''
+    the ``files`` line counts.  An empty file is 0 bytes in 0 blocks; a
+    file of a few bytes may occupy none (ext4 keeps it in its inode).'''
     files = {}
     for row in rows:
         match = _FILE.match(row)
@@ -96,12 +136,11 @@ def _files(rows):
 
         path = match[3]
         if path in files:
-            raise OutputError(f'the file {path} is listed twice: the output '
-                              f'is corrupted')
+            raise OutputError(f'the file {_short(path)} is listed twice: the '
+                              f'output is corrupted')
 
-        files[path] = (number(match[1], f'the size of {path}', integer=True),
-                       number(match[2], f'the blocks of {path}',
-                              integer=True))
+        files[path] = (_count(match[1], f'the size of {_short(path)}'),
+                       _count(match[2], f'the blocks of {_short(path)}'))
 
     if not files:
         raise OutputError('the witness listed no file: the sample wrote '
@@ -110,14 +149,78 @@ def _files(rows):
     counted = once([row.split(' ', 1)[1] for row in rows
                     if row.startswith('files ')], '"files" line')
     if number(counted, 'the files counted', integer=True) != len(files):
-        raise OutputError(f'{counted} files counted, {len(files)} listed: '
-                          f'the output is cut or edited')
+        raise OutputError(f'{counted[:30]} files counted, {len(files)} '
+                          f'listed: the output is cut or edited')
+
+    if not sum(size for size, _ in files.values()):
+        raise OutputError(f'the {len(files)} files the witness listed are '
+                          f'empty: the sample wrote nothing')
 
     return files
 
 
+def _table(rows):
+    '''(percentage, disk, uncompressed, referenced) of compsize's TOTAL
+    row, each row held to its own bytes (the percentage is compsize's,
+    disk * 100 // uncompressed; btrfs never stores an extent in more bytes
+    than it holds) and TOTAL to the rows: its disk usage and uncompressed
+    bytes are theirs summed; its referenced bytes at least theirs (compsize
+    counts an extent's bytes under the type of its first reference, and
+    leaves out a type with no bytes of its own: the preallocated part of a
+    partly written extent is referenced under ``prealloc``, never
+    printed).'''
+    once([row for row in rows if _HEADER.match(row)], 'compsize "Type" '
+         'header')
+    table = {}
+    for row in rows:
+        match = _ROW.match(row)
+        if not match:
+            continue
+
+        kind = match[1]
+        if kind in table:
+            raise OutputError(f'compsize\'s {kind} row twice: the output is '
+                              f'corrupted')
+
+        percent, disk, uncompressed, referenced = (
+            int(match[2]), *(_count(value, f'compsize\'s {kind} {what}')
+                             for value, what in zip(
+                                 match.groups()[2:], ('disk usage',
+                                                      'uncompressed size',
+                                                      'referenced size'))))
+        if not uncompressed or disk > uncompressed or \
+                percent != disk * 100 // uncompressed:
+            raise OutputError(f'compsize\'s {kind} row says {percent} % but '
+                              f'{disk} of {uncompressed} bytes: the row is '
+                              f'corrupted')
+
+        table[kind] = (percent, disk, uncompressed, referenced)
+
+    total = table.pop('TOTAL', None)
+    if total is None:
+        raise OutputError('no compsize TOTAL row: the output is not complete')
+
+    if not table:
+        raise OutputError('compsize\'s table has no row of a type: the '
+                          'output is cut')
+
+    summed = [sum(values[n] for values in table.values()) for n in (1, 2, 3)]
+    for what, value, of_types in zip(('disk usage', 'uncompressed size',
+                                      'referenced size'), total[1:], summed):
+        if value != of_types and (what != 'referenced size'
+                                  or value < of_types):
+            raise OutputError(f'compsize\'s TOTAL {what} is {value} bytes, '
+                              f'its rows\' ({", ".join(table)[:60]}) '
+                              f'{of_types}: the table is corrupted')
+
+    return total
+
+
 def _compsize(rows, files):
-    '''The bytes on disk compsize's TOTAL row says, held to the files.'''
+    '''The bytes on disk compsize's TOTAL row says, held to its rows and
+    to the files: compsize processed the files the witness listed, and
+    references the bytes they hold, whole sectors, as ``st_blocks``
+    counts them.'''
     processed = once([m for m in map(_PROCESSED.match, rows) if m],
                      'compsize "Processed" line')
     count = number(processed[1], 'the files compsize processed',
@@ -126,32 +229,44 @@ def _compsize(rows, files):
         raise OutputError(f'compsize processed {count} files, the witness '
                           f'listed {len(files)}: another directory\'s count')
 
-    total = once([m for m in map(_TOTAL.match, rows) if m],
-                 'compsize TOTAL row')
-    percent = number(total[1], 'compsize\'s percentage', positive=False)
-    disk, uncompressed, referenced = (
-        number(value, f'compsize\'s {what}', positive=False, integer=True)
-        for value, what in zip(total.groups()[1:],
-                               ('disk usage', 'uncompressed size',
-                                'referenced size')))
-    if uncompressed and abs(100 * disk / uncompressed - percent) > 1:
-        raise OutputError(f'compsize says {percent:g} % but {disk} of '
-                          f'{uncompressed} bytes: the row is corrupted')
-
+    _, disk, _, referenced = _table(rows)
     written = sum(size for size, _ in files.values())
-    if referenced > written + 4096 * len(files):
+    if referenced > written + PAGE * len(files):
         raise OutputError(f'compsize counts {referenced} bytes referenced, '
-                          f'more than the {written} bytes the files hold')
+                          f'more than the {written} bytes the files hold: '
+                          f'the report is of other files, or the files were '
+                          f'preallocated beyond their size')
+
+    blocks = 512 * sum(blocks for _, blocks in files.values())
+    if abs(blocks - referenced) > PAGE * len(files):
+        raise OutputError(f'compsize counts {referenced} bytes referenced, '
+                          f'the files\' st_blocks {blocks}: the report is '
+                          f'of other files, or edited')
 
     return disk
+
+
+def _held(stored, written, files, fstype):
+    '''Raise where the bytes ``stored`` of the ``written`` bytes of
+    ``files`` files are more than any file system stores
+    (:data:`MOST_STORED`, :data:`SLACK`).'''
+    if stored > MOST_STORED * written + SLACK * files:
+        raise OutputError(
+            f'{fstype} stored {100 * stored / written:.0f} % of the {written} '
+            f'bytes its {files} files hold: no file system stores more than '
+            f'{100 * MOST_STORED:.0f} % and {SLACK // 2 ** 20} MiB a file '
+            f'(its metadata); the output was edited, or the files were '
+            f'preallocated beyond their size')
 
 
 def parse(text):
     '''What the witness of :func:`command` printed, as :class:`Stored`.
 
     :raises OutputError: no file type or file, a file listed twice, a
-        number that is not one, or a compsize report that does not add up
-        or is of other files.
+        number that is not one, a compsize report that does not add up
+        (its TOTAL row against its rows, its referenced bytes against the
+        files' bytes and blocks) or is of other files, or more stored than
+        any file system stores of what its files hold.
     '''
     rows = lines(text)
     for row in rows:
@@ -164,21 +279,25 @@ def parse(text):
     files = _files(rows)
     written = sum(size for size, _ in files.values())
     compsize = any(map(_PROCESSED.match, rows))
-    if compsize != (fstype == 'btrfs') and _NO_COMPSIZE not in rows:
-        raise OutputError(f'the file system is {fstype!r}, and compsize '
+    if compsize != (fstype == 'btrfs') and NO_COMPSIZE not in rows:
+        raise OutputError(f'the file system is {fstype[:40]!r}, and compsize '
                           f'{"ran" if compsize else "did not run"}: only '
                           f'btrfs is counted by compsize')
 
     if fstype != 'btrfs':
-        return Stored(fstype, len(files), written,
-                      512 * sum(blocks for _, blocks in files.values()),
-                      'st_blocks')
+        stored = 512 * sum(blocks for _, blocks in files.values())
+        _held(stored, written, len(files), fstype[:40])
+        return Stored(fstype, len(files), written, stored, 'st_blocks')
 
-    if _NO_COMPSIZE in rows:
+    if NO_COMPSIZE in rows:
+        if compsize:
+            raise OutputError('compsize both ran and was not found: two '
+                              'outputs in one')
         return Stored(fstype, len(files), written, None, None)
 
-    return Stored(fstype, len(files), written, _compsize(rows, files),
-                  'compsize')
+    stored = _compsize(rows, files)
+    _held(stored, written, len(files), fstype)
+    return Stored(fstype, len(files), written, stored, 'compsize')
 
 
 def witness_text(stored, fstype=''):

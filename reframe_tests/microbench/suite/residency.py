@@ -12,11 +12,17 @@ Every node prints its lines tagged ``resident <index> <host>``, ``<index>``
 the rank of the one process the partition's launcher starts on it (the
 nodes in the order the benchmark's own ranks fill them), then
 ``resident <index> <host> files N``: a cut or edited output does not add
-up.  A node without ``fincore`` says ``missing fincore``, and its read
-keeps the judgement it had without the witness.
+up (:mod:`microbench.suite.fincore` reads it).  A node without ``fincore``
+says ``missing fincore``, and its read keeps the judgement it had without
+the witness.
 
 The share is the resident bytes of the files a node will read over their
-size.  Above :data:`THRESHOLD` a buffered read is a cache figure.  An
+size.  An empty file (fincore's ``0 0 0 <path>``) holds 0 bytes, and a
+node whose files are all empty has nothing to read: its share is
+recorded as 0 of 0 bytes and not judged.  One host may answer under two
+indices (the launcher started both processes on one node): each index
+keeps its own share, labelled ``<host> (node <index>)``; none overwrites
+another.  Above :data:`THRESHOLD` a buffered read is a cache figure.  An
 O_DIRECT read does not consult the page cache (the kernel writes back any
 dirty page of its range and reads the device), whatever is resident: its
 share is recorded, not judged.  fincore measures whole files: where the
@@ -27,11 +33,11 @@ judged (:func:`judged_share`).
 
 import collections
 import os
-import re
 import shlex
 
 from microbench import paths
-from microbench.suite.output import OutputError, lines, number, once
+from microbench.suite.fincore import parse_nodes, short
+from microbench.suite.output import OutputError
 from microbench.suite.rounds import SCRATCH
 
 #: The most of the data a read is about to read that may be resident in
@@ -39,24 +45,6 @@ from microbench.suite.rounds import SCRATCH
 #: 5 % (the noise of a file system's own metadata and readahead pages is
 #: well below; a read-after-write here found 100 %, an O_DIRECT write 0)
 THRESHOLD = 0.05
-
-#: What fincore says of the files: bytes resident, bytes, files
-Resident = collections.namedtuple('Resident', 'resident size files')
-
-#: One node's view: its host name, {file name: (resident, size)}, and
-#: whether fincore was missing there
-Node = collections.namedtuple('Node', 'host files missing')
-
-_FILES = re.compile(r'^files (\S+)$')
-_TAG = re.compile(r'^resident (\d+) (\S+) (.*)$')
-
-def fincore_command(scratch=SCRATCH):
-    '''The resident bytes and pages and the size of every file below
-    ``scratch``, then how many files fincore listed (``files N``: a cut or
-    edited output does not add up).'''
-    return (f'find {scratch} -type f -exec fincore --bytes --noheadings '
-            f'--raw --output RES,PAGES,SIZE,FILE {{}} + | '
-            f"awk '{{print}} END {{print \"files\", NR}}'")
 
 
 def command(start, stagedir, scratch=SCRATCH):
@@ -69,144 +57,40 @@ def command(start, stagedir, scratch=SCRATCH):
     return ' '.join(filter(None, [start, 'bash', script, f'"{scratch}"']))
 
 
-def _row(row):
-    '''(file, resident bytes, bytes, page size) of one fincore row, held
-    to its pages: whole pages of one size are resident.'''
-    fields = row.split(' ', 3)
-    if len(fields) != 4:
-        raise OutputError(f'{row[:60]!r} is not fincore\'s "RES PAGES SIZE '
-                          f'FILE"')
-
-    name = fields[3]
-    resident, pages = (number(value, f'fincore\'s {what} of {name}',
-                              positive=False, integer=True)
-                       for value, what in zip(fields, ('RES', 'PAGES')))
-    size = number(fields[2], f'fincore\'s SIZE of {name}', integer=True)
-    if bool(resident) != bool(pages) or (pages and resident % pages):
-        raise OutputError(f'fincore says {resident} bytes in {pages} pages '
-                          f'of {name}: not whole pages')
-
-    # Whole pages are resident: at most a page more than the file holds
-    if pages and resident > size + resident // pages:
-        raise OutputError(f'fincore says {resident} bytes of the '
-                          f'{size}-byte {name} are resident')
-
-    return name, resident, size, (resident // pages if pages else None)
-
-
-def parse_files(text):
-    '''{file: (resident bytes, bytes)} of what :func:`fincore_command`
-    printed.
-
-    :raises OutputError: a file twice, a number that is not one, resident
-        bytes that are not whole pages of one size or more than the file
-        holds, or a count that does not add up.
-    '''
-    rows = lines(text)
-    counted = once([m for m in map(_FILES.match, rows) if m],
-                   '"files" line')
-    if rows[-1] != counted.group():
-        raise OutputError('the "files" line is not the last: the output '
-                          'was edited')
-
-    files, page_sizes = {}, set()
-    for row in rows[:-1]:
-        name, resident, size, page = _row(row)
-        if name in files:
-            raise OutputError(f'fincore lists {name} twice')
-
-        files[name] = (resident, size)
-        if page:
-            page_sizes.add(page)
-
-    if len(page_sizes) > 1:
-        raise OutputError(f'fincore\'s pages are of sizes {page_sizes}: '
-                          f'not one page cache\'s')
-
-    if number(counted[1], 'the files fincore listed', positive=False,
-              integer=True) != len(files):
-        raise OutputError(f'{counted[1]} files counted, {len(files)} '
-                          f'listed: the output is cut or edited')
-
-    return files
-
-
-def parse_fincore(text):
-    ''':class:`Resident` of what :func:`fincore_command` printed.
-
-    :raises OutputError: as :func:`parse_files`, or no file listed.
-    '''
-    files = parse_files(text)
-    if not files:
-        raise OutputError('fincore listed no file')
-
-    return Resident(sum(r for r, _ in files.values()),
-                    sum(s for _, s in files.values()), len(files))
-
-
-def parse_nodes(text, nodes):
-    '''{index: :class:`Node`} of what :func:`command` printed on ``nodes``
-    nodes: every node once, indices 0 to ``nodes - 1``.
-
-    :raises OutputError: an untagged line, a node missing or twice under
-        two names, or a node's lines as :func:`parse_files` rejects them.
-    '''
-    tagged = collections.defaultdict(list)
-    hosts = {}
-    for row in lines(text):
-        found = _TAG.match(row)
-        if not found:
-            raise OutputError(f'{row[:60]!r} is not a line of the residency '
-                              f'witness ("resident <index> <host> ...")')
-
-        index = int(found[1])
-        if hosts.setdefault(index, found[2]) != found[2]:
-            raise OutputError(f'node {index} is both {hosts[index]} and '
-                              f'{found[2]}')
-
-        tagged[index].append(found[3])
-
-    if sorted(tagged) != list(range(nodes)):
-        raise OutputError(f'the residency witness answered from nodes '
-                          f'{sorted(tagged)}, not from each of the {nodes} '
-                          f'nodes that read')
-
-    found = {}
-    for index, rows in tagged.items():
-        if rows == ['missing fincore']:
-            found[index] = Node(hosts[index], {}, True)
-            continue
-
-        try:
-            found[index] = Node(hosts[index],
-                                parse_files('\n'.join(rows) + '\n'), False)
-        except OutputError as err:
-            raise OutputError(f'node {index} ({hosts[index]}): {err}') \
-                from None
-
-    return found
-
-
-def share(node, names):
-    '''(resident bytes, bytes) of the files ``names`` (base names) on
-    ``node``.
+def share(node, names=None):
+    '''(resident bytes, bytes) of the files ``names`` (base names; None:
+    every file the node lists) on ``node``; (0, 0) where they are all
+    empty.
 
     :raises OutputError: a file the read will read that the node does not
-        list, or no byte to read.
+        list, or lists twice under one base name in two directories (which
+        one the read reads is not known).
     '''
-    by_base = {name.rsplit('/', 1)[-1]: value
-               for name, value in node.files.items()}
-    missing = sorted(set(names) - set(by_base))
-    if missing:
-        raise OutputError(f'{node.host} lists no file {", ".join(missing)}: '
-                          f'the read would read what was not written')
+    if names is None:
+        values = list(node.files.values())
+    else:
+        by_base = collections.defaultdict(list)
+        for path in node.files:
+            by_base[path.rsplit('/', 1)[-1]].append(path)
 
-    resident = sum(by_base[name][0] for name in names)
-    size = sum(by_base[name][1] for name in names)
-    if not size:
-        raise OutputError(f'the files {", ".join(sorted(names))} on '
-                          f'{node.host} are empty: nothing to read')
+        missing = sorted(set(names) - set(by_base))
+        if missing:
+            shown = ', '.join(missing[:4]) + (
+                f' and {len(missing) - 4} more' if len(missing) > 4 else '')
+            raise OutputError(f'{node.host} lists no file {shown}: the read '
+                              f'would read what was not written')
 
+        twice = sorted(name for name in set(names) if len(by_base[name]) > 1)
+        if twice:
+            paths = ', '.join(map(short, by_base[twice[0]][:2]))
+            raise OutputError(f'{node.host} lists {twice[0]} in two '
+                              f'directories ({paths}): which one the read '
+                              f'reads is not known')
+
+        values = [node.files[by_base[name][0]] for name in set(names)]
+
+    resident = sum(value[0] for value in values)
+    size = sum(value[1] for value in values)
     return min(resident, size), size
 
 
@@ -215,25 +99,39 @@ class Seen:
     the largest, and whether it is judged.'''
 
     def __init__(self, shares, judged=True, why=''):
-        #: {host: (resident bytes, bytes)}
+        #: {node: (resident bytes, bytes)}, a node by its host name, or
+        #: ``<host> (node <index>)`` where one host answered under several
+        #: indices
         self.shares = shares
+        if judged and not any(size for _, size in shares.values()):
+            judged, why = False, ('the files it reads are empty: nothing to '
+                                  'read')
         self.judged = judged
         self.why = why
 
     @property
     def largest(self):
-        return max(resident / size for resident, size in
-                   self.shares.values())
+        '''The largest share of a node with bytes to read (0.0 where no
+        node has any).'''
+        return max((resident / size for resident, size in
+                    self.shares.values() if size), default=0.0)
 
     @property
     def resident(self):
         return self.largest > THRESHOLD
 
     def said(self):
-        parts = ', '.join(f'{host} {100 * resident / size:.1f} % of '
-                          f'{size / 2 ** 20:.0f} MiB' for host, (resident,
-                          size) in self.shares.items())
+        parts = ', '.join(f'{node} {_of(resident, size)}'
+                          for node, (resident, size) in self.shares.items())
         return f'resident in the page cache before the read: {parts}'
+
+
+def _of(resident, size):
+    '''``<percent> % of <MiB> MiB``, or what an empty read is.'''
+    if not size:
+        return 'nothing (its files are empty)'
+
+    return f'{100 * resident / size:.1f} % of {size / 2 ** 20:.0f} MiB'
 
 
 def seen(found, reads, shared=False, one_kernel=True):
@@ -245,7 +143,8 @@ def seen(found, reads, shared=False, one_kernel=True):
     if missing_hosts(found):
         return None
 
-    shares = {node.host: share(node, reads(index))
+    hosts = collections.Counter(node.host for node in found.values())
+    shares = {label(index, node, hosts): share(node, reads(index))
               for index, node in sorted(found.items())}
     if shared and not one_kernel:
         return Seen(shares, False, 'a file shared by the nodes of several '
@@ -253,6 +152,16 @@ def seen(found, reads, shared=False, one_kernel=True):
                                    'the part a node reads')
 
     return Seen(shares)
+
+
+def label(index, node, hosts):
+    '''What names node ``index`` in a record: its host, or ``<host> (node
+    <index>)`` where its host answered under several indices (``hosts``,
+    a count of the hosts of every index).'''
+    if hosts[node.host] > 1:
+        return f'{node.host} (node {index})'
+
+    return node.host
 
 
 def judge(check, figure, found, direct=False, by_design=False):
@@ -283,7 +192,8 @@ def judge(check, figure, found, direct=False, by_design=False):
     if direct:
         said += ' (O_DIRECT: the read does not consult the page cache)'
     elif not all(one.judged for one in seens):
-        said += f' (not judged: {worst.why})'
+        why = next(one.why for one in seens if not one.judged)
+        said += f' (not judged: {why})'
     elif largest <= THRESHOLD and (by_design or figure in check.cached):
         check.note = '; '.join(filter(None, [check.note, (
             f'{figure}: only {percent(largest)} % of what it reads was in '
@@ -320,8 +230,7 @@ def per_sample(stagedir, variant, count, kept_name):
             raise OutputError(f'sample {sample}: the residency witness, '
                               f'{path}: {err}') from None
 
-        found.append(seen(nodes, lambda index: [
-            name.rsplit('/', 1)[-1] for name in nodes[index].files]))
+        found.append(seen(nodes, lambda index: None))
 
     return found
 

@@ -7,6 +7,13 @@ beside this file (lock, trap and cleanup, records, the round-robin loop,
 server and client, services, witnesses); a subclass says only what differs
 per tool: the programs it needs, the command of every variant, and how to
 read one sample's output (:meth:`Rounds.read_sample`).
+
+While the job runs, each poll of ReFrame prints what it says it waits for
+(the benchmark lock: whose, since when) and each sample as it ends, with
+its figures (:mod:`.progress`, :meth:`Rounds.run_complete`).  Its checks
+read its records and samples through :class:`.collected.Collected`.  With
+``stacks`` set, the job is an A/B experiment of two software stacks
+(:mod:`.stacked`).
 '''
 
 import os
@@ -16,11 +23,11 @@ import reframe as rfm
 from reframe.core.backends import getlauncher
 from reframe.core.builtins import run_after, run_before, sanity_function
 from reframe.core.builtins import variable
-from reframe.core.exceptions import SanityError
 
-from microbench.suite import (launchers, memory, records,
-                             samples, skeleton)
-from microbench import paths, spack
+from microbench.suite import (launchers, memory, progress, samples,
+                             skeleton, stacked)
+from microbench import sides
+from microbench.suite.collected import Collected
 from microbench.suite.kept import Kept
 from microbench.suite.recorded import Recorded
 
@@ -31,7 +38,8 @@ SCRATCH = '$scratch'
 SKELETON = skeleton.SKELETON
 
 
-class Rounds(rfm.RunOnlyRegressionTest, Recorded, Kept):
+class Rounds(rfm.RunOnlyRegressionTest, Recorded, Kept, Collected,
+             special=True):
     '''Every variant of a pitfall in one job, round-robin (a fixture).
 
     Subclasses set :attr:`tool`, :attr:`programs` and :attr:`variants`, and
@@ -40,6 +48,10 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded, Kept):
     a probe per variant, preflight commands and a service on every node.
     The partition's launcher goes into every command (:meth:`launch`);
     ReFrame's own launcher line only calls the skeleton.
+
+    ``special=True``: the one pipeline method it extends is
+    :meth:`run_complete`, ReFrame's poll of the running job, to print the
+    job's progress (ReFrame has no hook while a job runs).
     '''
 
     #: Root of the scratch directories; default: the partition's
@@ -49,6 +61,17 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded, Kept):
     #: :type: :class:`str` or :obj:`None`
     #: :default: :obj:`None`
     scratch_dir = variable(str, type(None), value=None)
+
+    #: The two software stacks of an A/B experiment (``microbench ab``
+    #: sets it; microbench/sides.py spells it:
+    #: ``A:name=...;fio=DIR,B:name=...;fio=DIR``): the job runs every
+    #: variant on both, its rounds alternating A B B A ... (``samples``
+    #: rounds of each; microbench/suite/stacked.py).  Empty: one stack,
+    #: the tool's directory variable's.
+    #:
+    #: :type: :class:`str`
+    #: :default: ``''``
+    stacks = variable(str, value='')
 
     #: The values of the pitfall's knob, in the order of every round
     variants = ()
@@ -229,7 +252,7 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded, Kept):
         variants of a sweep are known only once it is set up.'''
         if self.time_limit is None:
             rounds = self.samples + self.warmup_rounds
-            self.time_limit = (len(self.variants) * rounds
+            self.time_limit = (len(stacked.job_variants(self)) * rounds
                                * self.expected_seconds() + 300)
 
     def launcher(self):
@@ -257,92 +280,56 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded, Kept):
         # the launch lines need them now
         self.job.num_tasks = self.num_tasks
         self.job.num_tasks_per_node = self.num_tasks_per_node
-        shutil.copy(SKELETON, self.stagedir)
-        shutil.copy(paths.RESIDENCY, self.stagedir)
-        self.prerun_cmds = skeleton.job_lines(skeleton.inputs_of(self))
+        for script in skeleton.STAGED:
+            shutil.copy(script, self.stagedir)
+        if self.stacks:
+            # Each side's files are kept in its own directory
+            self.keep_files = [*self.keep_files, *stacked.labels(self)]
+            self.prerun_cmds = skeleton.job_lines(stacked.inputs(self))
+        else:
+            self.prerun_cmds = skeleton.job_lines(skeleton.inputs_of(self))
+        self.progress = progress.Follower(
+            os.path.join(self.stagedir, progress.FILE))
+
+    def run_complete(self):
+        '''Whether the job has ended (ReFrame's poll), and on the console
+        what the job said since the last poll: the lock it waits for, each
+        sample as it ends (:mod:`.progress`).'''
+        done = super().run_complete()
+        if not self.is_dry_run() and getattr(self, 'progress', None):
+            self.tell_progress()
+        return done
+
+    def tell_progress(self):
+        '''Print the job's new progress lines through ReFrame's logger;
+        whatever goes wrong is one line, never the run's end.'''
+        try:
+            for event in self.progress.events():
+                tag, text = progress.words(event, self.sample_words)
+                self.logger.info(progress.console_line(
+                    tag, self.display_name, text))
+        except Exception as err:
+            self.progress = None
+            self.logger.warning(
+                f'{self.display_name}: no more progress lines: '
+                f'{type(err).__name__}: {err}')
+
+    def sample_words(self, variant, number):
+        '''The figures of sample ``number`` of ``variant`` (in an A/B, of
+        a side: ``direct@A``) in words, read as its check will read them
+        (a sample that does not read says so: its check says why).'''
+        try:
+            variant, label = sides.split_key(variant)
+            rounds = self.of_side(label) if label else self
+            run = rounds.read_sample(samples.Sample(rounds.stagedir, variant,
+                                                    number))
+            return progress.figure_words(
+                run.figures, progress.units_of(type(self), variant))
+        except Exception as err:
+            why = ' '.join(str(err).split())[:200]
+            return f'its output does not read ({why}): its check says why'
 
     @sanity_function
     def collect(self):
         self.collect_records()
         return True
-
-    def collect_records(self):
-        '''Read the job's records; skip or fail the rounds as they say.'''
-        self.records = records.parse(self.read_job_file(self.job.stdout))
-        recs = self.records
-        self.node = ','.join(recs.get('node', []))
-        if recs.get('nodes'):
-            self.node = ','.join(recs['nodes'][0].split())
-
-        self.job_id = ' '.join(recs.get('job_id', []))
-        self.kernel = ' '.join(recs.get('kernel', []))
-        if 'missing' in recs:
-            self.skip(f'{recs["missing"][0]} not found on PATH '
-                      f'on {self.node or "the node"}')
-
-        for failure in recs.get('failed', []):
-            if failure.split(': ', 1)[0] not in self.variants:
-                raise SanityError(failure)
-
-        if not recs.get('node'):
-            raise SanityError(f'the job printed no records: it did not run '
-                              f'(see {self.job.stdout}, {self.job.stderr})')
-
-        if 'end' not in recs:
-            ended = launchers.job_end(self.job, self.scheduler())
-            raise SanityError(f'the job ended before its last round: '
-                              f'{ended}')
-
-        self.tool_version = ' '.join(recs.get('version', []))
-        self.spack_env, self.spack_spec = spack.record(
-            self.current_environ.extras.get('spack_env'), self.launched()
-        )
-        for name in ('scratch', 'scratch_fstype', 'scratch_mount_options'):
-            setattr(self, name, ' '.join(recs.get(name, [])))
-
-    def read_job_file(self, name):
-        '''A file of the stage directory (the job's output), decoded with
-        anything that is not UTF-8 replaced: records are the suite's own.'''
-        try:
-            with open(os.path.join(self.stagedir, name), 'rb') as fp:
-                return fp.read().decode('utf-8', errors='replace')
-        except OSError as err:
-            raise SanityError(f'no job output: {err}') from None
-
-    def variant_records(self, variant, check):
-        '''The records of ``variant``: ``check`` is skipped if the variant
-        is unsupported, and fails if it failed or did not run every sample.'''
-        recs = records.of_variant(self.records, variant)
-        if 'unsupported' in recs:
-            check.skip(recs['unsupported'][0])
-
-        if 'failed' in recs:
-            failure = recs['failed'][-1]
-            raise SanityError(failure + self.diagnosis(failure, variant))
-
-        ran = len(recs.get('sample', []))
-        if ran != self.samples:
-            raise SanityError(f'{ran} of {self.samples} samples of '
-                              f'{variant} ran')
-
-        warmed = len(recs.get('warmup', []))
-        if warmed != self.warmup_rounds:
-            raise SanityError(f'{warmed} of {self.warmup_rounds} warm-up '
-                              f'rounds of {variant} ran')
-
-        return recs
-
-    def runs(self, variant, check=None):
-        '''The parsed runs of every sample of ``variant``.  Whatever is
-        wrong with one fails the sanity of ``check`` (this rounds job by
-        default), naming the check, the variant, the sample, the tool, its
-        command and the file.'''
-        try:
-            return samples.read_runs(self.stagedir, variant, self.samples,
-                                     self.read_sample)
-        except samples.SampleError as err:
-            command = records.of_variant(self.records, variant).get(
-                'command', ['?'])[0]
-            raise SanityError(samples.failure(
-                err, (check or self).display_name, variant, self.tool, command
-            )) from None

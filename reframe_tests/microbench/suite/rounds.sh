@@ -6,6 +6,8 @@
 # variant (they may use $scratch, $server_node, $server_addr, $hosts), and
 # calls rounds_run.  What the job did goes to its standard output as record
 # lines, "microbench: <key>: <value>" (microbench/suite/records.py reads them).
+# progress.sh, beside this file, takes the lock and tells the console what
+# the job waits for and each sample as it ends.
 #
 # The inputs, one per entry below (microbench/suite/skeleton.py declares
 # the same, and writes every job script's lines; a test holds the two
@@ -40,11 +42,25 @@
 #                     (empty: no Darshan witness)
 #   darshan_candidates  libdarshan.so files or prefixes to try, in order,
 #                     before the one darshan-config on PATH names
+#   lock_file         the benchmark lock (empty: /tmp/microbench-<uid>.lock)
+#   lock_reminder_s   seconds between the lines of a job waiting for the
+#                     lock (default 300)
+#   progress_file     where the job says what it waits for and each sample
+#                     as it ends (progress.sh; empty: nowhere)
+#   run_by            who runs the job (the ReFrame process and its command
+#                     line), in the lock's holder line
 #   tools             array: programs that must be on the node (else the
 #                     job records "missing" and ends: the checks skip)
 #   variants          array: the variants of every round, in order
 #   outputs           array: files a sample writes in the stage directory;
 #                     each is kept as <stem>-<variant>-<sample><suffix>
+#   sides             array: the sides of an A/B experiment, A B (empty:
+#                     none; microbench/sides.py, microbench/suite/stacked.py):
+#                     the variants are then named <variant>@<side>, each
+#                     side's rounds alternate A B B A A B B A ..., samples
+#                     rounds of each; what a side's witnesses and samples
+#                     write goes to the side's directory below the stage
+#                     directory (<side>/), where its commands run
 #
 # Declared between rounds_begin and rounds_run, by variant (associative
 # arrays, values expanded when declared; default: empty):
@@ -73,6 +89,9 @@
 #   preflight         array: commands that must succeed before any sample,
 #                     or the job fails
 #   preflight_reasons array, same order: what the failure says
+#   versions          by side: prints the version of the side's tool (an
+#                     A/B; version_command is then empty), recorded as
+#                     "version: @<side>: <version>"
 #
 # shellcheck disable=SC2154  # the job script sets what this file reads
 
@@ -80,14 +99,52 @@
 scratch_root='' version_command='' nodes_command='' address_suffix=''
 job_nodes_command='' stdout_file='' witness_tool='' service=''
 service_stop='' service_port='' server_start_s=0 client_timeout_s=0
-warmup_rounds=0 darshan_flavour='' darshan_candidates='' outputs=()
+warmup_rounds=0 darshan_flavour='' darshan_candidates='' outputs=() sides=()
 declare -A servers=() prepares=() residencies=() witnesses=() darshans=() probes=() \
-    probe_reasons=() facts=()
+    probe_reasons=() facts=() versions=()
 preflight=() preflight_reasons=()
+
+# The variant a job's variant name $1 stands for: in an A/B, the name
+# without its side (direct@A: direct)
+plain() {
+    if [ ${#sides[@]} -gt 0 ]; then
+        printf '%s' "${1%@*}"
+    else
+        printf '%s' "$1"
+    fi
+}
+
+# Where what variant name $1 writes goes: in an A/B its side's directory,
+# else the stage directory
+side_dir() {
+    if [ ${#sides[@]} -gt 0 ]; then
+        printf '%s/%s' "$stage_dir" "${1##*@}"
+    else
+        printf '%s' "$stage_dir"
+    fi
+}
+
+# An A/B's directory of each side, with a copy of the stage directory's
+# scripts: a command may name one relatively (./polling.sh)
+make_sides() {
+    local side script
+    for side in "${sides[@]}"; do
+        mkdir -p "$stage_dir/$side"
+        for script in "$stage_dir"/*.sh; do
+            if [ -f "$script" ]; then
+                cp -p -- "$script" "$stage_dir/$side/"
+            fi
+        done
+    done
+}
 
 record() {
     printf 'microbench: %s: %s\n' "$1" "$2"
 }
+
+# The lock and the progress lines, and the defaults of their inputs
+# shellcheck disable=SC1091  # linted on its own
+. "$(dirname "${BASH_SOURCE[0]}")/progress.sh"
 
 # Run command line $1 in the background and wait for it: a signal to the
 # job then reaches its trap at once, not when the command ends
@@ -118,6 +175,7 @@ cleanup() {
     if [ -n "$scratch" ]; then
         rm -rf -- "$scratch"
     fi
+    release_lock
 }
 
 # The file system type of directory $1
@@ -235,24 +293,39 @@ find_nodes() {
 
 # Lock, trap, records of the node and tool, the scratch directory, the nodes
 rounds_begin() {
-    # One benchmark at a time on this node, whatever the policy
-    if command -v flock >/dev/null; then
-        exec 9>>"/tmp/microbench-$(id -u).lock" && flock 9
-    fi
+    # The stage directory: an A/B's samples run in a side's directory below
+    # it, and the progress lines go to it from wherever the job is
+    stage_dir=$PWD
+    case $progress_file in
+        ''|/*) ;;
+        *) progress_file=$stage_dir/$progress_file ;;
+    esac
+    start_progress
     record node "$(hostname)"
-    record start "$(date +%s.%N)"
-    scratch=""
-    hosts=""
-    trap cleanup EXIT
-    trap 'exit 143' TERM
-    trap 'exit 130' INT
-    local program
+    # A program missing skips the checks at once: no wait for the lock
+    local program where
     for program in "${tools[@]}"; do
         if ! command -v "$program" >/dev/null 2>&1; then
             record missing "$program"
             exit 0
         fi
     done
+    # Where each program was found and where its links lead: the software
+    # stack that ran (the tool_path and spack_lock fields)
+    for program in "${tools[@]}"; do
+        where=$(command -v "$program")
+        record found "$where -> $(readlink -f "$where" 2>/dev/null || printf '%s' "$where")"
+    done
+    # The workload manager's job id (none on the local scheduler)
+    job_id=${SLURM_JOB_ID:-${PBS_JOBID:-${COBALT_JOBID:-${FLUX_JOB_ID:-}}}}
+    # One benchmark at a time on this node, whatever the policy
+    take_lock
+    record start "$(date +%s.%N)"
+    scratch=""
+    hosts=""
+    trap cleanup EXIT
+    trap 'exit 143' TERM
+    trap 'exit 130' INT
     # Whatever the job's environment preloads runs in every sample
     record preload "${LD_PRELOAD:-none}"
     if [ -n "$version_command" ]; then
@@ -262,9 +335,7 @@ rounds_begin() {
         make_scratch
     fi
     find_nodes
-    # The workload manager's job id (none on the local scheduler) and every
-    # node of the job
-    job_id=${SLURM_JOB_ID:-${PBS_JOBID:-${COBALT_JOBID:-${FLUX_JOB_ID:-}}}}
+    # The job's id and every node of the job
     if [ -n "$job_id" ]; then
         record job_id "$job_id"
     fi
@@ -343,13 +414,19 @@ fail_variant() {
 }
 
 # Witness command $4 of variant $1, recorded under $2, its output kept in
-# $2-<variant>.txt and $2-stderr-<variant>.txt; if it fails, $3 failed, and
-# so does the variant (its claim cannot be seen)
+# $2-<variant>.txt and $2-stderr-<variant>.txt (in an A/B, in its side's
+# directory, where it runs); if it fails, $3 failed, and so does the
+# variant (its claim cannot be seen)
 witness_sample() {
-    local variant=$1 kind=$2 command=$4 rc
+    local variant=$1 kind=$2 command=$4 rc started name
+    name=$(plain "$variant")
     record "$kind" "$variant: $command"
-    run "$command" > "$kind-$variant.txt" 2> "$kind-stderr-$variant.txt"
+    started=$(date +%s.%N)
+    cd "$(side_dir "$variant")" || exit 1
+    run "$command" > "$kind-$name.txt" 2> "$kind-stderr-$name.txt"
     rc=$?
+    cd "$stage_dir" || exit 1
+    progress witness "$variant" "$kind" "$rc" "$started"
     if [ $rc -ne 0 ]; then
         fail_variant "$variant" "$3 exited with code $rc" "$command"
     fi
@@ -367,8 +444,10 @@ run_darshan() {
         record darshan_missing "$variant: $darshan_why"
         return 0
     fi
-    rm -rf -- "darshan-$variant"
-    mkdir -p "darshan-$variant"
+    local logs
+    logs=$(side_dir "$variant")/darshan-$(plain "$variant")
+    rm -rf -- "$logs"
+    mkdir -p "$logs"
     witness_sample "$variant" darshan "the Darshan witness" \
         "${darshans[$variant]}"
 }
@@ -476,28 +555,52 @@ clear_outputs() {
 # Round $2 of every variant that has not failed: a counted one ($1 is
 # sample), or a warm-up round ($1 is warmup: its files are kept as
 # <stem>-<variant>-warmup<round><suffix>, which no reader takes for a
-# sample); a failure fails the variant either way
+# sample); a failure fails the variant either way.  In an A/B, round $2 of
+# side $4: its variants, in its side's directory
 one_round() {
-    local kind=$1 round=$2 variant rc
+    local kind=$1 round=$2 rounds=$3 side=${4:-} variant rc started
     for variant in "${variants[@]}"; do
         if skipped "$variant"; then
             continue
         fi
+        if [ -n "$side" ] && [ "${variant##*@}" != "$side" ]; then
+            continue
+        fi
+        cd "$(side_dir "$variant")" || exit 1
         clear_outputs
+        started=$(date +%s.%N)
         run_sample "$variant" 2> stderr.txt
         rc=$?
         if [ "$kind" = warmup ]; then
-            keep_outputs "$variant" "warmup$round"
+            keep_outputs "$(plain "$variant")" "warmup$round"
+            progress warmup "$variant" "$round" "$rounds" "$rc" "$started"
             if [ $rc -eq 0 ]; then
                 record warmup "$variant: $round"
             fi
         else
-            keep_outputs "$variant" "$round"
+            keep_outputs "$(plain "$variant")" "$round"
+            progress sample "$variant" "$round" "$rounds" "$rc" "$started"
             if [ $rc -eq 0 ]; then
                 record sample "$variant: $round scratch_bytes=$(scratch_bytes)"
             fi
         fi
         empty_scratch
+        cd "$stage_dir" || exit 1
+    done
+}
+
+# $2 rounds of each side of an A/B, $1 (sample or warmup): A B B A A B B A
+# ..., each side's rounds numbered 1 to $2 (microbench/sides.py, order)
+side_rounds() {
+    local kind=$1 per_side=$2 round side
+    local -A ran=()
+    for round in $(seq 1 $(( 2 * per_side ))); do
+        case $(( (round - 1) % 4 )) in
+            0|3) side=${sides[0]} ;;
+            *) side=${sides[1]} ;;
+        esac
+        ran[$side]=$(( ${ran[$side]:-0} + 1 ))
+        one_round "$kind" "${ran[$side]}" "$per_side" "$side"
     done
 }
 
@@ -507,6 +610,14 @@ rounds_run() {
     unsupported=" "
     preflight_checks
     record job_cpus "$job_cpus"
+    if [ ${#sides[@]} -gt 0 ]; then
+        make_sides
+        for name in "${sides[@]}"; do
+            if [ -n "${versions[$name]:-}" ]; then
+                record version "@$name: $(eval "${versions[$name]}" 2>&1 | tr -s '\n\t' '  ')"
+            fi
+        done
+    fi
     for name in "${!facts[@]}"; do
         record "$name" "$(eval "${facts[$name]}" 2>&1)"
     done
@@ -527,11 +638,16 @@ rounds_run() {
     if [ ${#servers[@]} -gt 0 ]; then
         record placement "server $server_node, client $client_node, address $server_addr"
     fi
-    for sample in $(seq 1 "$warmup_rounds"); do
-        one_round warmup "$sample"
-    done
-    for sample in $(seq 1 "$samples"); do
-        one_round sample "$sample"
-    done
+    if [ ${#sides[@]} -gt 0 ]; then
+        side_rounds warmup "$warmup_rounds"
+        side_rounds sample "$samples"
+    else
+        for sample in $(seq 1 "$warmup_rounds"); do
+            one_round warmup "$sample" "$warmup_rounds"
+        done
+        for sample in $(seq 1 "$samples"); do
+            one_round sample "$sample" "$samples"
+        done
+    fi
     record end "$(date +%s.%N)"
 }

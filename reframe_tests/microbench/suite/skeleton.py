@@ -16,9 +16,15 @@ import os
 import shlex
 
 from microbench import paths
+from microbench.suite import progress
 
 #: The shell skeleton of every rounds job
 SKELETON = paths.SKELETON
+
+#: What every stage directory holds beside the job script: the skeleton,
+#: the lock and progress lines it sources, the residency witness's node
+#: script
+STAGED = (paths.SKELETON, paths.PROGRESS, paths.RESIDENCY)
 
 #: How an input is written:
 #: ``literal``: shell-quoted, evaluated when the skeleton uses it;
@@ -51,9 +57,14 @@ BEFORE = (
     ('client_timeout_s', 'literal', 0),
     ('darshan_flavour', 'literal', ''),
     ('darshan_candidates', 'literal', ''),
+    ('lock_file', 'literal', ''),
+    ('lock_reminder_s', 'literal', 300),
+    ('progress_file', 'literal', ''),
+    ('run_by', 'literal', ''),
     ('tools', 'array', None),
     ('variants', 'array', None),
     ('outputs', 'array', ()),
+    ('sides', 'array', ()),
 )
 BETWEEN = (
     ('commands', 'by_variant', None),
@@ -67,6 +78,7 @@ BETWEEN = (
     ('facts', 'by_variant', {}),
     ('preflight', 'expanded_array', ()),
     ('preflight_reasons', 'expanded_array', ()),
+    ('versions', 'by_variant', {}),
 )
 INPUTS = BEFORE + BETWEEN
 
@@ -171,6 +183,10 @@ def inputs_of(rounds):
         'server_start_s': getattr(rounds, 'server_start_s', 0),
         'client_timeout_s': getattr(rounds, 'client_timeout_s', 0),
         **rounds.darshan_settings(),
+        # What the job says while it runs, and who runs it (the lock's
+        # holder line): microbench.suite.progress
+        'progress_file': progress.FILE,
+        'run_by': progress.run_by(),
         'tools': rounds.tools_needed(),
         'variants': rounds.variants,
         'outputs': [*rounds.output_files,

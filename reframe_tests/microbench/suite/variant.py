@@ -6,6 +6,12 @@ measured it with every other variant of the pitfall: the runs of its
 samples (:meth:`microbench.suite.rounds.Rounds.runs`, read, parsed and
 validated), then what the tool's subclass judges of them
 (:meth:`VariantCheck.judge`), then the partition's physical limits.
+
+In an A/B experiment (``microbench ab``: the rounds fixture's ``stacks``,
+``-P stack=A,B``) each side of a variant is a test of its own: its
+``stack`` names the side, and it reads the side's samples and records
+(:func:`microbench.suite.stacked.view`) as if the job had run that side
+alone; once judged, its ``stack`` record says the side's stack.
 '''
 
 import reframe as rfm
@@ -13,7 +19,9 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import run_after, sanity_function, variable
 from reframe.core.exceptions import SanityError
 
-from microbench.suite import coldstart, limits, memory, witnessed
+from microbench import private, sides
+from microbench.suite import (coldstart, limits, memory, progress, stacked,
+                              witnessed)
 from microbench.suite.output import OutputError
 from microbench.suite.recorded import Recorded, copy_shared
 from microbench.suite.stats import Samples
@@ -87,6 +95,34 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
                    for stat in STATISTICS}
         return {**figures, **cls.scalar_figures}
 
+    @classmethod
+    def as_input(cls, num, rounds, partition, environ, stack=''):
+        '''Variant ``num`` of this check as a gap reads it: made anew,
+        given ``rounds`` (the job that measured it), the partition and
+        environment the gap runs on and the gap's side of an A/B
+        (``stack``), and judged by :meth:`validate`, as its own test is.
+        Raises what its test's sanity would: :class:`SkipTestError` where
+        the variant is skipped,
+        :class:`SanityError` where its samples are not what they claim.
+
+        Why not the variant's test: ReFrame skips a test whose dependency
+        failed in any stage, its reference included
+        (:mod:`microbench.suite.gap`).  Why not its setup stage, which sets
+        the partition and environment (ReFrame has no other way to): it
+        would make, and wipe, the stage directory of the variant's own
+        test; an input reads only the rounds job's.  The hooks its test
+        runs after setup run here too (a variant skipped there is
+        skipped).'''
+        check = cls(variant_num=num)
+        private.place(check, partition, environ)
+        check.rounds = rounds
+        check.stack = stack
+        for hook in cls.pipeline_hooks().get('post_setup', []):
+            hook(check)
+
+        sn.evaluate(check.validate())
+        return check
+
     @run_after('init')
     def record_variant(self):
         knobs = self.knob if isinstance(self.knob, tuple) else (self.knob,)
@@ -99,6 +135,10 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
             **{name: sn.make_performance_function(self._scalar, unit, name)
                for name, unit in self.scalar_figures.items()},
         }
+        # The rounds job's progress lines say this variant's figures in
+        # the units it reports them in
+        progress.lend_units(type(self).fixture_space['rounds'].cls,
+                            self.variant, self.figure_specs())
 
     def _statistic(self, name, stat):
         return getattr(self.figures[name], stat)
@@ -196,10 +236,21 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
         if beyond:
             self.note = '; '.join(filter(None, [self.note, *beyond]))
 
+    def side_rounds(self):
+        '''The rounds job as this check's side of an A/B sees it (the job
+        itself outside one); it becomes :attr:`rounds`, so that what the
+        tool's check reads of it is its side's.'''
+        label = sides.label_of(self.stack)
+        if label:
+            self.rounds = self.rounds.of_side(label)
+        return self.rounds
+
     @sanity_function
     def validate(self):
-        rounds = self.rounds
+        rounds = self.side_rounds()
         copy_shared(self, rounds)
+        if sides.label_of(self.stack):
+            self.stack = stacked.identity(rounds)
         recs = rounds.variant_records(self.variant, self)
         preload = rounds.records.get('preload', ['none'])[0]
         if 'darshan' in preload:

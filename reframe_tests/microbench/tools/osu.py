@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from reframe.core.builtins import variable
 
 from microbench import knobs
-from microbench.suite import launchers, output, where
+from microbench.suite import launchers, missing, output, where
 from microbench.suite.output import OutputError, lines, number, once
 from microbench.suite.rounds import Rounds
 from microbench.units import MB_S_IN_MIB_S
@@ -222,7 +222,8 @@ class OsuRounds(Rounds):
         return (f'{self.two_ranks(self.program(benchmark), "--help")} 2>&1 | '
                 f'grep -q -- --buffer-num',
                 f'this {benchmark} has no -b/--buffer-num option (OSU before '
-                f'5.7.1), so it cannot run from multiple buffers')
+                f'5.7.1), so it cannot run from multiple buffers: '
+                f'{missing.newer(self.bindir, "OSU 5.7.1 or later")}')
 
     def reader_args(self, variant):
         benchmark = variant.split('.')[0]

@@ -1,5 +1,7 @@
 '''Acknowledgements: a facility's word on a change the verdicts found, as
-reviewable data (the one module that writes and reads the files).
+reviewable data: the one module that reads the files (their YAML through
+the bounded reader of :mod:`.acks_yaml`; ``microbench ack``, :mod:`.ack`,
+appends to them).
 
 One YAML file per system, ``reframe_tests/references/acks/<system>.yaml``
 (``MICROBENCH_ACKS_DIR`` moves the folder), committed and reviewed like
@@ -29,21 +31,31 @@ false alarm (it leaves the figure's history; on that night the verdict is
 (the verdict is ``acknowledged`` while that change holds).  An entry
 whose ``expires`` day has passed is out of force: its verdict comes back.
 
-A file that is not one, an entry that is not one, or an entry that names
-a partition, figure or night the results storage does not have is one
-line each (:func:`load`, :func:`check`): the entry is left out and
-nothing else changes (an acknowledgement that cannot apply never silences
-a verdict).
+Every member is a text (a list or a mapping is not one); ``night`` is a
+session's UUID or a day, ``expires`` a day, both written YYYY-MM-DD (a
+real day: ``2027-02-30``, ``20270301`` or ``2027-W09-1`` are not, quoted
+or not), so days compare as text; ``reason``, ``date`` and ``link`` are
+one line (their line breaks are spaces); no member holds a control
+character.
+
+A file that is not one (not YAML, an anchor or alias, nesting deeper than
+:data:`.acks_yaml.MAX_DEPTH`, more than :data:`.acks_yaml.MAX_BYTES`, not
+UTF-8), an entry that is not one (a member missing, unknown, given twice
+or not valid), or an entry that names a partition, figure or night the
+results storage does not have is one line each (:func:`load`,
+:func:`check`): the entry (or the file) is left out and nothing else
+changes (an acknowledgement that cannot apply never silences a verdict,
+and a broken one never costs the night its verdict).
 '''
 
 import dataclasses
 import datetime
 import fnmatch
 import os
-
-import yaml
+import re
 
 from microbench import paths
+from microbench.verdicts import acks_yaml
 
 FORMAT = 'microbench acknowledgements'
 VERSION = 1
@@ -103,7 +115,9 @@ class Ack:
                 and fnmatch.fnmatchcase(figure, self.figure))
 
     def expired(self, day):
-        '''Whether the entry is out of force on ``day`` (YYYY-MM-DD).'''
+        '''Whether the entry is out of force on ``day`` (YYYY-MM-DD): both
+        days are written YYYY-MM-DD (the entry's is checked so), whose
+        order as text is their order as days.'''
         return bool(self.expires) and str(day)[:10] > self.expires
 
     def words(self):
@@ -125,79 +139,155 @@ def path_of(system):
     return os.path.join(directory(), f'{system}.yaml')
 
 
-def _day(value, where, name):
-    '''A YAML date or a YYYY-MM-DD text, as that text.'''
-    if isinstance(value, datetime.date):
-        return value.strftime('%Y-%m-%d')
-    text = str(value)
+#: A session's UUID (ReFrame's ``session_info.uuid``)
+UUID = re.compile('[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}')
+
+#: A day as the files write it (ASCII digits: ``\\d`` takes any script's)
+DAY = re.compile('[0-9]{4}-[0-9]{2}-[0-9]{2}')
+
+#: C0 and C1 control characters (a line break, an escape sequence)
+CONTROL = re.compile('[\x00-\x1f\x7f-\x9f]')
+
+#: Members whose text is for people: its whitespace runs are one space
+PROSE = ('reason', 'date', 'link')
+
+
+def is_day(text):
+    '''Whether ``text`` is a day written YYYY-MM-DD (a real one): the one
+    form compared, as text, with other days.'''
+    if not DAY.fullmatch(text):
+        return False
     try:
         datetime.date.fromisoformat(text)
     except ValueError:
-        raise AckError(f'{where}: {name} {text!r} is not a date '
-                       f'(YYYY-MM-DD)') from None
+        return False
+    return True
+
+
+def _day(text, where, name):
+    if not is_day(text):
+        raise AckError(f'{where}: {name} {acks_yaml.quoted(text)} is not a '
+                       f'date (YYYY-MM-DD)')
     return text
 
 
+def _night(text, where):
+    if not UUID.fullmatch(text) and not is_day(text):
+        raise AckError(f'{where}: night {acks_yaml.quoted(text)} is neither '
+                       f'a session (its UUID) nor a date (YYYY-MM-DD)')
+    return text
+
+
+def _texts(item, where):
+    '''The members of ``item`` as texts (an absent or empty one: '').'''
+    values = {}
+    for name in (*REQUIRED, *OPTIONAL):
+        value = item.get(name)
+        if value is not None and not isinstance(value, str):
+            raise AckError(f'{where}: {name} is {acks_yaml.shape(value)}, '
+                           f'not a text')
+        text = value or ''
+        if name in PROSE:
+            text = acks_yaml.one_line(text)
+        if CONTROL.search(text):
+            raise AckError(f'{where}: {name} {acks_yaml.quoted(text)} holds '
+                           f'a control character')
+        values[name] = text.strip()
+    return values
+
+
+def _listed(names):
+    '''Unknown members' names as a line lists them: the first 5.'''
+    shown = ', '.join(map(acks_yaml.quoted, names[:5]))
+    return shown + (f' and {len(names) - 5} more' if len(names) > 5 else '')
+
+
 def _entry(item, system, path, index):
-    where = f'{path} #{index}' if index else path
+    line = getattr(item, 'line', None)
+    where = (f'{path} #{index}' + (f' (line {line})' if line else '')
+             if index else path)
     if not isinstance(item, dict):
-        raise AckError(f'{where}: not a mapping')
-    unknown = sorted(set(map(str, item)) - {*REQUIRED, *OPTIONAL})
+        raise AckError(f'{where}: {acks_yaml.shape(item)}, not a mapping of '
+                       f'members')
+    if getattr(item, 'odd', None):
+        raise AckError(f'{where}: a member named by a list or a mapping '
+                       f'(line {item.odd[0]})')
+    if getattr(item, 'twice', None):
+        name, at = item.twice[0]
+        raise AckError(f'{where}: {acks_yaml.quoted(name)} given twice '
+                       f'(again at line {at})')
+    unknown = sorted(set(item) - {*REQUIRED, *OPTIONAL})
     if unknown:
-        raise AckError(f'{where}: unknown member(s) {", ".join(unknown)} '
+        raise AckError(f'{where}: unknown member(s) {_listed(unknown)} '
                        f'(known: {", ".join((*REQUIRED, *OPTIONAL))})')
-    missing = [name for name in REQUIRED if item.get(name) in (None, '')]
+    values = _texts(item, where)
+    missing = [name for name in REQUIRED if not values[name]]
     if missing:
         raise AckError(f'{where}: no {", ".join(missing)}')
-    if item['kind'] not in KINDS:
-        raise AckError(f'{where}: kind {item["kind"]!r} is not one of '
-                       f'{", ".join(KINDS)}')
-    night = item['night']
-    if isinstance(night, datetime.date):
-        night = night.strftime('%Y-%m-%d')
-    values = {name: str(item.get(name) or '') for name in
-              (*REQUIRED, *OPTIONAL)}
-    values['night'] = str(night)
-    if item.get('expires'):
-        values['expires'] = _day(item['expires'], where, 'expires')
+    if values['kind'] not in KINDS:
+        raise AckError(f'{where}: kind {acks_yaml.quoted(values["kind"])} is '
+                       f'not one of {", ".join(KINDS)}')
+    _night(values['night'], where)
+    if values['expires']:
+        _day(values['expires'], where, 'expires')
     return Ack(system=system, index=index, path=path, **values)
 
 
 def new(system, values):
-    '''An entry of ``system``'s file from ``values`` (its members; empty
-    ones left out), not yet written.
+    '''An entry of ``system``'s file from ``values`` (its members, texts;
+    empty ones left out), not yet written.
 
     :raises AckError: it is not one (one line).
     '''
-    return _entry({name: value for name, value in values.items()
+    return _entry({name: str(value) for name, value in values.items()
                    if value not in (None, '')}, system, 'the new entry', 0)
+
+
+def _document(text, path):
+    '''The entries (a list) of a file's ``text``, and one line for each
+    problem of its head.
+
+    :raises AckError: no entry of it can be read (one line).
+    '''
+    try:
+        data = acks_yaml.load(text)
+    except acks_yaml.ReadError as err:
+        raise AckError(f'{path}: {err}') from None
+    if data is None:
+        return [], []
+    if not isinstance(data, dict) or data.get('format') != FORMAT:
+        raise AckError(f'{path}: not an acknowledgements file (it must say '
+                       f'format: {FORMAT})')
+    if data.odd:
+        raise AckError(f'{path}: line {data.odd[0]}: a member named by a '
+                       f'list or a mapping')
+    if data.twice:
+        name, at = data.twice[0]
+        raise AckError(f'{path}: line {at}: {acks_yaml.quoted(name)} given '
+                       f'twice')
+    version = data.get('version')
+    if version != str(VERSION):
+        said = acks_yaml.shape(version)
+        raise AckError(f'{path}: acknowledgements version {said}, this '
+                       f'microbench reads version {VERSION}')
+    items = data.get('acks')
+    if items is not None and not isinstance(items, list):
+        raise AckError(f'{path}: acks is {acks_yaml.shape(items)}, not a '
+                       f'list')
+    unknown = sorted(set(data) - {'format', 'version', 'acks'})
+    said = [f'{path}: unknown member(s) {_listed(unknown)} (known: '
+            f'format, version, acks): ignored'] if unknown else []
+    return items or [], said
 
 
 def parse(text, system, path):
     '''``(acks, problems)`` of a file's ``text``: every valid entry, and
     one line for each problem (a file that is not one: no entry).'''
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        where = getattr(err, 'problem_mark', None)
-        line = f' at line {where.line + 1}' if where else ''
-        return [], [f'{path}: not YAML{line} '
-                    f'({getattr(err, "problem", None) or err}): no '
-                    f'acknowledgement of it applies']
-    if data is None:
-        return [], []
-    if not isinstance(data, dict) or data.get('format') != FORMAT:
-        return [], [f'{path}: not an acknowledgements file (it must say '
-                     f'format: {FORMAT}): no acknowledgement of it applies']
-    if data.get('version') != VERSION:
-        return [], [f'{path}: acknowledgements version '
-                    f'{data.get("version")!r}, this microbench reads '
-                    f'version {VERSION}: no acknowledgement of it applies']
-    items = data.get('acks') or []
-    if not isinstance(items, list):
-        return [], [f'{path}: acks is not a list: no acknowledgement of '
-                    f'it applies']
-    out, problems = [], []
+        items, problems = _document(text, path)
+    except AckError as err:
+        return [], [f'{err}: no acknowledgement of it applies']
+    out = []
     for index, item in enumerate(items, 1):
         try:
             out.append(_entry(item, system, path, index))
@@ -206,17 +296,25 @@ def parse(text, system, path):
     return out, problems
 
 
+def read(path):
+    '''The text of the file at ``path`` ('' where there is none).
+
+    :raises AckError: it cannot be read as text (one line).
+    '''
+    try:
+        text = acks_yaml.read_file(path)
+    except acks_yaml.ReadError as err:
+        raise AckError(f'{path}: {err}') from None
+    return text or ''
+
+
 def load(system):
     '''``(acks, problems)`` of ``system``'s file (none without one).'''
     path = path_of(system)
-    if not os.path.exists(path):
-        return [], []
     try:
-        with open(path, encoding='utf-8') as fp:
-            text = fp.read()
-    except (OSError, UnicodeDecodeError) as err:
-        return [], [f'{path}: cannot be read ({err}): no acknowledgement '
-                    f'of it applies']
+        text = read(path)
+    except AckError as err:
+        return [], [f'{err}: no acknowledgement of it applies']
     return parse(text, system, path)
 
 
@@ -288,46 +386,3 @@ def check(found, nights, keys, day):
             continue
         out.append(ack)
     return out, problems
-
-
-# -- writing -------------------------------------------------------------
-
-HEAD = (f'# Acknowledged changes of {{system}}: reviewed like the references'
-        f' (microbench ack ... --write adds one)\n'
-        f'format: {FORMAT}\nversion: {VERSION}\nacks:\n')
-
-
-def entry(values):
-    '''The YAML lines of one entry (``values``: its members, in
-    :data:`REQUIRED` and :data:`OPTIONAL` order, empty ones left out).'''
-    ordered = {name: values[name] for name in (*REQUIRED[:5], 'date',
-                                               *REQUIRED[5:], 'link',
-                                               'expires')
-               if values.get(name) not in (None, '')}
-    text = yaml.safe_dump([ordered], sort_keys=False, width=72,
-                          allow_unicode=True)
-    return text
-
-
-def appended(text, system, values):
-    '''The text of ``system``'s file (``text``, empty if none) with one
-    more entry; checked to read back as it was written.
-
-    :raises AckError: the result is not a valid file, or the entry is
-        not one.
-    '''
-    if not text.strip():
-        text = HEAD.format(system=system)
-    body = text if text.endswith('\n') else text + '\n'
-    data = yaml.safe_load(body) or {}
-    if isinstance(data, dict) and data.get('acks') == []:
-        # ``acks: []`` written by hand: a block list goes after the key
-        body = body.replace('acks: []', 'acks:', 1)
-    new = body + entry(values)
-    found, problems = parse(new, system, path_of(system))
-    if problems:
-        raise AckError(problems[0])
-    if not found or found[-1].night != str(values['night']):
-        raise AckError(f'{path_of(system)}: the new entry does not read '
-                       f'back as the file\'s last (is acks the last key?)')
-    return new

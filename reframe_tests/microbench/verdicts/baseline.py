@@ -32,9 +32,12 @@ def add_arguments(parser):
     parser.set_defaults(handler=run)
 
 
-def entries(frame, floor, margin):
+def entries(frame, floor, margin, max_spread=rule.MAX_SPREAD,
+            refused=None):
     '''{(check, variant, figure): ([value, lower, upper, unit], values)}
-    of every figure with samples of ``frame`` (one partition).'''
+    of every figure with samples of ``frame`` (one partition); a figure
+    whose band is refused (:func:`rule.refusal`) is left out, one line on
+    stderr saying why, and counted in ``refused`` (a list) if given.'''
     out = {}
     for (check, variant, figure), rows in figures.with_samples(
             frame).groupby(['check', 'variant', 'figure']):
@@ -49,6 +52,13 @@ def entries(frame, floor, margin):
         except ValueError as err:
             print(f'not baselined: {check} {variant} {figure}: {err}',
                   file=sys.stderr)
+            continue
+        why = rule.refusal(values, lower, upper, max_spread)
+        if why:
+            print(f'refused: {check} {variant} {figure}: {why}; no entry '
+                  f'written, its reference stays as it was', file=sys.stderr)
+            if refused is not None:
+                refused.append((check, variant, figure))
             continue
 
         out[check, variant, figure] = (
@@ -84,21 +94,48 @@ def _texts(found, partition, user):
     return texts, failures
 
 
+def _unwritable(target):
+    '''Why ``target`` (a references file, its folder made if missing)
+    cannot be written, or None.'''
+    if os.path.isdir(target):
+        return f'{target} is a directory'
+    if os.path.exists(target):
+        return None if os.access(target, os.W_OK) else \
+            f'{target} cannot be written (permission denied)'
+    folder = os.path.dirname(os.path.abspath(target))
+    while not os.path.exists(folder):
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        return f'{target} cannot be made ({folder} cannot be written)'
+    return None
+
+
 def run(args):
     frame = figures.load_many(args.sessions, args.db, args.partition)
-    found = entries(frame, args.floor, args.margin)
+    refused = []
+    found = entries(frame, args.floor, args.margin, args.max_spread,
+                    refused)
     nsessions = frame['session'].nunique()
     user = args.user or not references.facility(args.partition)
     texts, failures = _texts(found, args.partition, user)
     print(f'baseline of {args.partition} from {nsessions} session(s): '
           f'{len(found)} figures; band: the median of the sessions, '
           f'{args.margin} x the farthest session on each side, at least '
-          f'{args.floor:.0%}', file=sys.stderr)
+          f'{args.floor:.0%}; sessions spread more than x'
+          f'{args.max_spread:g} refused'
+          + (f' ({len(refused)} figure(s), above)' if refused else ''),
+          file=sys.stderr)
     if failures:
         print('\n'.join(failures), file=sys.stderr)
         return 1
     print(f'every baseline session passes its band ({nsessions} '
           f'session(s) x {len(found)} figures)', file=sys.stderr)
+    if args.write:
+        # every file said before any is written: none or all of them
+        for target in texts:
+            why = _unwritable(target)
+            if why:
+                raise ValueError(f'{why}: nothing written')
     for target, text in texts.items():
         sys.stdout.writelines(reviewed.diff(target, text))
         if args.write:

@@ -10,14 +10,23 @@ AFTER``: two sides of sessions, the session as the unit (:mod:`.prepost`).
 Either way, what differs between the sides' records is listed (tool
 versions, Spack specs, nodes, kernel, scratch and its mount options, the
 suite's commit), and ``--json`` writes the verdicts in the format of
-:mod:`.compare_json`.
+:mod:`.compare_json`.  An event (one per night and partition a change
+began on; in a pre-post comparison, what changed between the sides in a
+partition) diagnosed by ``microbench diagnose`` says its cause by
+experiment and the A/B's figures: the diagnoses are read from
+``--diagnoses`` (default ``diagnoses/`` beside the results storage).
 '''
 
+import os
 import sys
 
+import pandas as pd
+
 from microbench import fields
+from microbench.cause import diagnosis_json
 from microbench.verdicts import (acks, compare_json, events, figures,
-                                 history, nightly, prepost, rule, triage)
+                                 history, nightly, prepost, rule, storage,
+                                 triage)
 
 HELP = 'did any figure change? (exit 1 on a new regression)'
 
@@ -59,6 +68,15 @@ def _points(rows):
     return lines
 
 
+def _joined(event, member):
+    '''``, joined: its change began <date>`` for a member whose change
+    began after its event's first night, else nothing.'''
+    since = member.get('since_session')
+    if not since or since == event['night']:
+        return ''
+    return f', joined: its change began {str(member.get("since_date"))[:16]}'
+
+
 def _events(found):
     lines = []
     for event in found:
@@ -68,10 +86,32 @@ def _events(found):
             lines.append(f'    {member["role"]:10} {member["check"]} '
                          f'{member["variant"]} {member["figure"]}: '
                          f'{member["verdict"]}'
-                         + ('' if pct is None else f' ({pct:+.1f} %)'))
+                         + ('' if pct is None else f' ({pct:+.1f} %)')
+                         + _joined(event, member))
         for name, diff in (event['differences'] or {}).items():
             lines.append(f'    {name}: {" | ".join(diff["before"]) or "-"}'
                          f'  ->  {" | ".join(diff["after"]) or "-"}')
+        lines += _diagnosed(event.get('diagnosis'))
+    return lines
+
+
+def _diagnosed(found):
+    '''The lines of an event's diagnosis: its cause by experiment, and
+    each member's A/B figure.'''
+    if not found:
+        return []
+    lines = [f'    cause: {found["label"]}: {found["why"]} (A/B of '
+             f'{found["stacks"]["A"]} and {found["stacks"]["B"]}, '
+             f'{str(found["date"] or "?")[:16]}; {found["path"]})']
+    for row in found['figures']:
+        ratio = ('-' if row['ratio'] is None else
+                 f'{row["ratio"]:.3f}' + (
+                     f' [{row["low"]:.3f}, {row["high"]:.3f}]'
+                     if row['low'] is not None and row['high'] is not None
+                     else ''))
+        lines.append(f'      A/B {row["check"]} {row["variant"]} '
+                     f'{row["figure"]}: {row["label"]}, B/A {ratio}: '
+                     f'{row["cause"]}')
     return lines
 
 
@@ -132,6 +172,9 @@ def add_arguments(parser):
                         '(default %(default)s)')
     parser.add_argument('--json', help='also write the verdicts as JSON '
                         'here')
+    parser.add_argument('--diagnoses', metavar='DIR', help='the events\' '
+                        'causes by experiment (microbench diagnose; '
+                        'default: diagnoses/ beside the results storage)')
     parser.set_defaults(handler=run)
 
 
@@ -146,10 +189,12 @@ def last(frame, budget=nightly.BUDGET, floor=rule.FLOOR, found=None):
     '''``(document, about, extra column)`` of the nightly verdicts on the
     last night of ``frame`` (with the acknowledgements ``found``, else the
     systems' files).'''
+    frame, apart = history.nightly(frame, nightly.CAP)
     order = list(history.sessions_of_nights(frame))
     if len(order) < 2:
-        raise figures.ResultsError(f'--last needs at least two nights, the '
-                                   f'results storage has {len(order)}')
+        raise figures.ResultsError(
+            f'--last needs at least two nights, the results storage has '
+            f'{len(order)}' + ''.join(f'; {line}' for line in apart))
     night = triage.judge(frame, budget, floor, found)
     if not night.figures:
         raise figures.ResultsError(f'the last session {order[-1]} has no '
@@ -165,11 +210,13 @@ def last(frame, budget=nightly.BUDGET, floor=rule.FLOOR, found=None):
     test = {'test': 'night as the unit: Otava change points and a '
                     'single-night prediction interval',
             'budget': budget, 'floor': floor, 'figures_judged': night.judged,
-            'last_nights_level': night.level, 'otava_max_p': night.max_p}
-    about = (f'{night.judged} figures judged: one budget of {budget:.0%}'
-             f' unchanged nights exiting 1 (per figure: last nights '
-             f'{night.level:.2g}, Otava {night.max_p:.2g}); a change sets the '
-             f'exit code on the night it is found')
+            'last_nights_level': night.level, 'otava_max_p': night.max_p,
+            'nights': apart}
+    about = '\n'.join([
+        f'{night.judged} figures judged: one budget of {budget:.0%}'
+        f' unchanged nights exiting 1 (per figure: last nights '
+        f'{night.level:.2g}, Otava {night.max_p:.2g}); a change sets the '
+        f'exit code on the night it is found', *apart])
     doc = compare_json.document(
         'nightly', night.session, night.sessions, sides, test,
         night.exit_code, night.figures, night.events, diffs,
@@ -211,17 +258,67 @@ def pre_post(args):
     doc = compare_json.document(
         'pre-post', latest['session'].iloc[-1],
         list(dict.fromkeys(latest['session'])), (args.before, args.after),
-        test, int(regression), rows,
+        test, int(regression), rows, sides_events(rows, before, after),
         differences=fields.differences(before, after))
     return doc, about, extra
 
 
+def sides_events(rows, before, after):
+    '''The events of a pre-post comparison: in each partition, what
+    changed between the sides began with the after side's first session
+    (its ``since_session``), and is classed by what differs between the
+    records of the before side's last session and that one
+    (:func:`.events.group`); ``rows`` get their event.'''
+    both = pd.concat([before, after], ignore_index=True)
+    order = {}
+    for (system, partition), mine in both.sort_values(
+            'start', kind='stable').groupby(['system', 'partition'],
+                                            sort=False):
+        order[(system, partition)] = list(dict.fromkeys(mine['session']))
+    for row in rows:
+        if row['verdict'] not in events.CHANGED:
+            continue
+        mine = after[(after['system'] == row['system'])
+                     & (after['partition'] == row['partition'])]
+        first = mine.sort_values('start', kind='stable').iloc[0]
+        row.update(since_session=first['session'],
+                   since_date=first['when'])
+    return events.group(rows, both, order)
+
+
+def writable(path, what):
+    '''Say in one line, before any work, why ``path`` (the file of
+    ``what``, an option) cannot be written: a directory, a folder that
+    does not exist or that this user cannot write, a file it cannot
+    write.
+
+    :raises ValueError: it cannot.
+    '''
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ValueError(f'{what} {path}: a directory, not a file')
+    if not os.path.isdir(folder):
+        raise ValueError(f'{what} {path}: no such directory {folder}')
+    if os.path.exists(path) and not os.access(path, os.W_OK) or \
+            not os.path.exists(path) and not os.access(folder, os.W_OK):
+        raise ValueError(f'{what} {path}: cannot be written (permission '
+                         f'denied)')
+
+
 def run(args):
+    if args.json:
+        writable(args.json, '--json')
     if args.last:
         frame = figures.load(figures.ALL, args.db, args.partition)
         doc, about, extra = last(frame, args.budget, args.floor)
     else:
         doc, about, extra = pre_post(args)
+    found = os.path.abspath(args.diagnoses or os.path.join(
+        os.path.dirname(storage.database(args.db)), 'diagnoses'))
+    for warning in diagnosis_json.attach(doc['events'], found):
+        print(f'microbench compare: warning: diagnoses: {warning}',
+              file=sys.stderr)
+    compare_json.validate(doc, '<compare document with its diagnoses>')
     for warning in (doc['acks'] or {}).get('warnings', ()):
         print(f'microbench compare: warning: {warning}', file=sys.stderr)
     sys.stdout.write(text(doc, about, extra))

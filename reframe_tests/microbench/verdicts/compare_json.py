@@ -5,10 +5,11 @@ The report, the weather page, the export and the confirmation rerun read
 a night's verdicts from this file; each reads it with :func:`read`, which
 validates it whole and says in one line what is wrong (an older or newer
 version, a member missing or of the wrong type), never a traceback.  The
-document (``VERSION`` 3; version 2 had no ``cold_start`` member of a
-figure, version 1 no ``format`` member)::
+document (``VERSION`` 4; version 3 had no ``diagnosis`` member of an
+event, version 2 no ``cold_start`` member of a figure, version 1 no
+``format`` member)::
 
-    format: "microbench compare"     version: 3
+    format: "microbench compare"     version: 4
     kind: "nightly" (compare --last) or "pre-post" (compare BEFORE AFTER)
     session: the session judged: tonight's nightly run; the latest of the
         after side
@@ -28,14 +29,18 @@ figure, version 1 no ``format`` member)::
         limit (limit_name, limit_value, share_of_limit), and cold_start:
         ``round 1 x2.4 slower`` where the latest run's round 1 lay outside
         its other rounds, else '' (microbench/suite/coldstart.py)
-    events[]: what began on one night in one partition (:mod:`.events`)
+    events[]: what began on one night in one partition (:mod:`.events`);
+        each with its ``diagnosis``, the cause found by experiment
+        (``microbench diagnose``: :data:`DIAGNOSIS`), or null
     change_points[]: every figure's change points, flat
     differences: {field: {before, after}} of what ran
     acks: {files, in_force, warnings}
     confirmation: {night, by, checks, samples} or null
 
 Numbers that are not numbers (NaN) are written as null: the file is JSON
-any tool reads.
+any tool reads.  So a file holding ``NaN``, ``Infinity``, ``-Infinity`` or
+a number beyond a float's range (``1e400``) is not the writer's: it fails
+validation, naming the member.
 '''
 
 import json
@@ -44,8 +49,10 @@ import os
 
 import numpy as np
 
+from microbench.cause import classify
+
 FORMAT = 'microbench compare'
-VERSION = 3
+VERSION = 4
 
 KINDS = ('nightly', 'pre-post')
 
@@ -77,7 +84,19 @@ POINT = {'session': 'str', 'date': 'str?', 'mean_before': 'num',
 EVENT = {'fingerprint': 'str', 'system': 'str', 'partition': 'str',
          'night': 'str', 'date': 'str?', 'verdict': 'str', 'new': 'bool',
          'cause': 'str', 'differences': 'dict?', 'root': 'list',
-         'members': 'list'}
+         'members': 'list', 'diagnosis': 'dict?'}
+
+#: An event's diagnosis (:meth:`microbench.cause.diagnosis_json.Diagnosis.
+#: summary`): its cause (:data:`microbench.cause.classify.CAUSES`) and
+#: label, why, when, the diagnosis file, whether the A/B was an A/A, the
+#: two stacks' names and every member's A/B figure
+DIAGNOSIS = {'cause': 'str', 'label': 'str', 'why': 'str', 'date': 'str?',
+             'path': 'str', 'aa': 'bool', 'stacks': 'dict',
+             'figures': 'list'}
+
+DIAGNOSED_FIGURE = {'check': 'str', 'variant': 'str', 'figure': 'str',
+                    'verdict': 'str', 'label': 'str', 'ratio': 'num',
+                    'low': 'num', 'high': 'num', 'cause': 'str'}
 
 TOP = {'format': 'str', 'version': 'int', 'kind': 'str', 'session': 'str',
        'sessions': 'list', 'before': 'str', 'after': 'str', 'test': 'dict?',
@@ -91,6 +110,55 @@ KEY = ('system', 'partition', 'environ', 'check', 'variant', 'figure')
 
 class FormatError(ValueError):
     '''Not the JSON of microbench compare of this version.'''
+
+
+class NotWritten:
+    '''A number the writer never writes (``NaN``, ``Infinity``,
+    ``-Infinity``, ``1e400``), as the reader found it: :func:`validate`
+    rejects the document, naming the member.'''
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text if len(self.text) <= 30 else \
+            f'{self.text[:12]}...{self.text[-12:]} ({len(self.text)} ' \
+            f'characters)'
+
+
+def _constant(text):
+    return NotWritten(text)
+
+
+def _float(text):
+    value = float(text)
+    return value if math.isfinite(value) else NotWritten(text)
+
+
+def _int(text):
+    # beyond a float's range: no figure of the writer's
+    return int(text) if len(text.lstrip('-')) <= 308 else NotWritten(text)
+
+
+def not_written(doc):
+    '''(where, value) of the first :class:`NotWritten` in ``doc``, its
+    members named as ``figures[3].ratio``; None where there is none.'''
+    pending = [('', doc)]
+    while pending:
+        where, node = pending.pop()
+        if isinstance(node, NotWritten):
+            return where or '(the document)', node
+        if isinstance(node, dict):
+            children = [(f'{where}.{_shown(key, 40)}' if where
+                         else _shown(key, 40), value)
+                        for key, value in node.items()]
+        elif isinstance(node, list):
+            children = [(f'{where}[{index}]', value)
+                        for index, value in enumerate(node)]
+        else:
+            continue
+        pending.extend(reversed(children))
+    return None
 
 
 def plain(value):
@@ -159,7 +227,9 @@ WORDS = {'str': 'a text', 'num': 'a number or null', 'list': 'a list',
          'dict': 'an object', 'bool': 'true or false', 'int': 'an integer'}
 
 
-def _kind_ok(value, kind):
+def kind_ok(value, kind):
+    '''Whether ``value`` is a member of ``kind`` (:data:`WORDS`; ``?``:
+    or null).'''
     if kind.endswith('?') and value is None:
         return True
     kind = kind.rstrip('?')
@@ -178,14 +248,21 @@ def _members(item, spec, where):
     for name, kind in spec.items():
         if name not in item:
             raise FormatError(f'{where}: no member {name!r}')
-        if not _kind_ok(item[name], kind):
-            raise FormatError(f'{where}: {name} is {item[name]!r}, not '
+        if not kind_ok(item[name], kind):
+            raise FormatError(f'{where}: {name} is {item[name]!r:.60}, not '
                               f'{WORDS[kind.rstrip("?")]}'
                               + (' or null' if kind.endswith('?') else ''))
 
 
+def _shown(value, longest=60):
+    '''``value`` as one short line of a message: control characters
+    escaped, at most ``longest`` characters.'''
+    text = repr(value)[1:-1] if isinstance(value, str) else repr(value)
+    return text if len(text) <= longest else f'{text[:longest - 3]}...'
+
+
 def _name(item):
-    return ' '.join(str(item.get(k, '?')) for k in KEY[1:])
+    return ' '.join(_shown(item.get(k, '?'), 30) for k in KEY[1:])
 
 
 def validate(doc, path):
@@ -194,6 +271,13 @@ def validate(doc, path):
     if not isinstance(doc, dict):
         raise FormatError(f'{path}: not the JSON of microbench compare (not '
                           f'an object)')
+    found = not_written(doc)
+    if found is not None:
+        where, value = found
+        raise FormatError(f'{path}: {where[:120]} is {value!r}: microbench '
+                          f'compare writes null where there is no number, '
+                          f'never NaN, an infinity or a number beyond a '
+                          f'float\'s range')
     if doc.get('format') != FORMAT:
         if 'format' not in doc and isinstance(doc.get('figures'), list) \
                 and 'before' in doc and 'after' in doc:
@@ -204,31 +288,43 @@ def validate(doc, path):
         raise FormatError(f'{path}: not the JSON of microbench compare (no '
                           f'format: {FORMAT!r} member)')
     if doc.get('version') != VERSION:
+        said = _shown(doc.get('version'))
         raise FormatError(f'{path}: the JSON of microbench compare version '
-                          f'{doc.get("version")!r}; this microbench reads '
-                          f'version {VERSION}: make it again with microbench '
-                          f'compare --json')
+                          f'{said}; this microbench reads version {VERSION}: '
+                          f'make it again with microbench compare --json')
     _members(doc, TOP, path)
     if doc['kind'] not in KINDS:
-        raise FormatError(f'{path}: kind {doc["kind"]!r} is not one of '
-                          f'{", ".join(KINDS)}')
+        raise FormatError(f'{path}: kind \'{_shown(doc["kind"])}\' is not '
+                          f'one of {", ".join(KINDS)}')
     for index, row in enumerate(doc['figures']):
         where = f'{path}: figures[{index}]'
         _members(row, FIGURE, where)
         if row['verdict'] not in VERDICTS:
             raise FormatError(f'{where} ({_name(row)}): verdict '
-                              f'{row["verdict"]!r} is not one of '
+                              f'\'{_shown(row["verdict"])}\' is not one of '
                               f'{", ".join(VERDICTS)}')
         if row['role'] is not None and row['role'] not in ROLES:
             raise FormatError(f'{where} ({_name(row)}): role '
-                              f'{row["role"]!r} is not one of '
+                              f'\'{_shown(row["role"])}\' is not one of '
                               f'{", ".join(ROLES)}')
         for number, point in enumerate(row['change_points']):
             _members(point, POINT, f'{where}.change_points[{number}]')
     for index, event in enumerate(doc['events']):
         _members(event, EVENT, f'{path}: events[{index}]')
+        if event['diagnosis'] is not None:
+            _diagnosis(event['diagnosis'],
+                       f'{path}: events[{index}].diagnosis')
     for index, point in enumerate(doc['change_points']):
         _members(point, POINT, f'{path}: change_points[{index}]')
+
+
+def _diagnosis(found, where):
+    _members(found, DIAGNOSIS, where)
+    if found['cause'] not in classify.CAUSES:
+        raise FormatError(f'{where}: cause \'{_shown(found["cause"])}\' is '
+                          f'not one of {", ".join(classify.CAUSES)}')
+    for number, row in enumerate(found['figures']):
+        _members(row, DIAGNOSED_FIGURE, f'{where}.figures[{number}]')
 
 
 class Verdicts:
@@ -252,6 +348,19 @@ class Verdicts:
         return {tuple(row[k] for k in KEY): row for row in self.figures}
 
 
+def load(fp):
+    '''The JSON document of ``fp``, what the writer never writes (NaN, an
+    infinity, a number beyond a float's range) as :class:`NotWritten`, for
+    :func:`not_written` to name (the A/B format reads the same way:
+    :mod:`microbench.cause.ab_json`).
+
+    :raises ValueError: not JSON.
+    :raises RecursionError: nested too deep.
+    '''
+    return json.load(fp, parse_constant=_constant, parse_float=_float,
+                     parse_int=_int)
+
+
 def read(path):
     '''The compare document at ``path``, validated.
 
@@ -260,8 +369,9 @@ def read(path):
     '''
     with open(path, encoding='utf-8') as fp:
         try:
-            doc = json.load(fp)
+            doc = load(fp)
         except (ValueError, RecursionError) as err:
-            raise FormatError(f'{path}: not JSON ({err})') from None
+            raise FormatError(f'{path}: not JSON ({str(err)[:200]})') \
+                from None
     validate(doc, path)
     return Verdicts(doc, path)

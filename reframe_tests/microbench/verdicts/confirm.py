@@ -25,6 +25,7 @@ they were (exit 1: the regression stands, unconfirmed), saying so.
 '''
 
 import math
+import os
 import re
 import shlex
 import subprocess
@@ -32,7 +33,7 @@ import sys
 import time
 
 from microbench.verdicts import (advise, compare, compare_json, figures,
-                                 nightly, rule, storage, stored)
+                                 history, nightly, rule, storage, stored)
 
 HELP = 'rerun the checks of tonight\'s regressions, then judge again'
 
@@ -136,6 +137,12 @@ def command(night, names, count, session, report):
 
 
 def run(args):
+    if not os.path.isfile(args.verdicts):
+        raise ValueError(f'--verdicts {args.verdicts}: no such file (the '
+                         f'JSON of tonight\'s compare --last)')
+    # the rerun's report and the verdicts after it: said before the rerun
+    compare.writable(args.verdicts, '--verdicts')
+    compare.writable(args.report_file, '--report-file')
     found = compare_json.read(args.verdicts)
     if found.kind != 'nightly':
         raise ValueError(f'{args.verdicts}: the verdicts of compare BEFORE '
@@ -146,7 +153,9 @@ def run(args):
         print(f'confirm: no new regression in {args.verdicts}: nothing to '
               f'rerun')
         return found.exit_code
-    frame = figures.load(figures.ALL, args.db, args.partition)
+    # the nights only, as compare --last judged them (ad-hoc runs apart)
+    frame, _ = history.nightly(figures.load(figures.ALL, args.db,
+                                            args.partition), nightly.CAP)
     names = checks(rows)
     # the advice of the nights before tonight: tonight's drop is no spread
     count = samples(rows, frame[~frame['session'].isin(found.sessions)],

@@ -6,11 +6,9 @@ a change (:data:`CHANGED`) belongs to the *event* of the night its change
 began (``since_session``) in its partition (changes dated up to
 :data:`APART` nights apart are one: the nightly verdict's test of the
 last nights dates a change by the 1, 2 or 3 nights that show it); an
-event has a stable
-fingerprint (its partition, night and members: :func:`fingerprint`), is
-listed once by compare, the report, the weather page and the export, its
-members under it, and is classified from the records of the nights
-around it (:func:`cause`): *the suite or software changed* (a field of
+event is listed once by compare, the report, the weather page and the
+export, its members under it, and is classified from the records of the
+nights around it (:func:`cause`): *the suite or software changed* (a field of
 :data:`microbench.fields.SOFTWARE`: the suite's commit, the benchmark's
 version, its Spack spec or environment), *the machine changed*
 (:data:`microbench.fields.MACHINE`: kernel, file system, its mount
@@ -26,6 +24,16 @@ root cause.  A downstream member found tonight while its root was found
 on an earlier night is not a new alarm (``degraded``, saying so); one
 whose root is acknowledged is acknowledged with it.
 
+**An identity that does not move.**  An event is named by its
+partition and its *first night*, the earliest night a member's change
+began (:func:`fingerprint`), never by its members: a figure that joins it
+a night later (a noisier figure shows the same drop a night later) is
+listed under it with its own night, and the fingerprint, the alert's
+``event`` label and an ``ack --event`` reference made the night before
+keep naming it.  The one thing that moves it: a member whose change is
+dated *before* the first night (a change point found later and dated
+back) makes that night the first, and the event is named anew.
+
 **One alarm per event.**  A regression found tonight, in an event that
 began before tonight and holds a regression found on an earlier night
 (a figure with more noise shows the same drop a night later), joins it
@@ -33,7 +41,6 @@ without a new alarm: ``degraded``, saying so.  An event that never
 alarmed (a gap that changed, an improvement) takes nobody's alarm.
 '''
 
-import collections
 import hashlib
 import json
 import math
@@ -65,11 +72,12 @@ APART = 2
 MEMBER = ('environ', 'check', 'variant', 'figure')
 
 
-def fingerprint(system, partition, night, members):
-    '''``ev-<12 hex>``: a hash of the partition, the night's session and
-    the members' keys (sorted), the same wherever it is computed.'''
-    text = json.dumps([system, partition, night,
-                       sorted([list(m) for m in members])])
+def fingerprint(system, partition, night):
+    '''``ev-<12 hex>``: a hash of the partition and the session of the
+    event's first night, the same wherever and on whichever later night it
+    is computed: the members are left out, so a figure that joins the
+    event later does not rename it.'''
+    text = json.dumps([system, partition, night])
     return 'ev-' + hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
@@ -122,8 +130,8 @@ def _clusters(rows, order):
     '''``[(night, members)]`` of one partition's changed figures: those
     whose changes began within :data:`APART` nights of the earliest
     member's night are one event (the two tests of the nightly verdict
-    may date one change a night apart), dated by the night most of them
-    say (the later one where as many say each).'''
+    may date one change a night apart), dated by that earliest night, its
+    first: the night most of them say would move when a member joins.'''
     index = {session: at for at, session in enumerate(order)}
     ranked = sorted(rows, key=lambda row: index.get(row['since_session'],
                                                     -1))
@@ -137,12 +145,7 @@ def _clusters(rows, order):
         current.append(row)
     if current:
         out.append(current)
-    dated = []
-    for members in out:
-        said = collections.Counter(m['since_session'] for m in members)
-        night = max(said, key=lambda s: (said[s], index.get(s, -1)))
-        dated.append((night, members))
-    return dated
+    return [(members[0]['since_session'], members) for members in out]
 
 
 def _worst(verdicts):
@@ -235,8 +238,7 @@ def _event(system, partition, night, members, records, nights):
                      and limit_of(m) == limit], root, limit)
     order = nights.get((system, partition), [])
     _joined(members, night, order[-1] if order else None)
-    key = fingerprint(system, partition, night,
-                      [tuple(m[k] for k in MEMBER) for m in members])
+    key = fingerprint(system, partition, night)
     for member in members:
         member['event'] = key
     differences = around(records, system, partition, night, order)
@@ -252,8 +254,13 @@ def _event(system, partition, night, members, records, nights):
         'root': sorted(roots),
         'members': [{**{k: m[k] for k in MEMBER}, 'verdict': m['verdict'],
                      'role': m['role'], 'change_pct': change_pct(m),
-                     'downstream_of': m['downstream_of']}
-                    for m in members]}
+                     'downstream_of': m['downstream_of'],
+                     'since_session': m['since_session'],
+                     'since_date': m.get('since_date')}
+                    for m in members],
+        # the cause found by experiment (microbench diagnose), which
+        # compare reads from the diagnoses beside the storage
+        'diagnosis': None}
 
 
 def line(event):
@@ -261,8 +268,11 @@ def line(event):
     cause and root.'''
     root = (f'; root: {", ".join(event["root"])} (the others downstream of '
             f'it)' if event['root'] else '')
+    found = event.get('diagnosis')
+    cause = CAUSES[event['cause']] + (f'; cause: {found["label"]}'
+                                      if found else '')
     count = len(event['members'])
     return (f'event {event["fingerprint"]}: {event["verdict"]}: '
             f'{event["system"]}:{event["partition"]} since '
             f'{(event["date"] or "?")[:16]}: {count} figure'
-            f'{"s" if count != 1 else ""}; {CAUSES[event["cause"]]}{root}')
+            f'{"s" if count != 1 else ""}; {cause}{root}')

@@ -94,6 +94,70 @@ def as_nights(rows):
     return out.sort_values('start', kind='stable')
 
 
+def _extra(rows, name):
+    '''The session extra ``name`` of each of ``rows``, as text ('' where
+    none).'''
+    if name not in rows:
+        return pd.Series('', index=rows.index)
+    return rows[name].fillna('').astype(str)
+
+
+def nightly(frame, cap=None):
+    '''``(rows, said)``: the rows of ``frame`` (of :func:`figures.load`)
+    that are nights, and one line each for what was left out.
+
+    A night is a session ci/nightly.sh ran (tagged ``--session-extras
+    kind=nightly``: :data:`figures.KIND`), with its confirmation rerun
+    (tagged ``confirms=<night>``).  Every other session (a one-check trial
+    run, a post-upgrade side, a replay) is *ad hoc*: neither judged nor
+    part of a history.  A store made before the tag (older nights untagged)
+    keeps them: a session older than the first tagged night is a night
+    (said while one is among the last ``cap`` nights); a store with no
+    tagged session at all is judged as before, every session a night, said
+    in one line.
+    '''
+    if frame.empty:
+        return frame, []
+    firsts = frame.drop_duplicates('session').sort_values('start',
+                                                          kind='stable')
+    kind, confirms = (_extra(firsts, name) for name in (figures.KIND,
+                                                        figures.CONFIRMS))
+    tagged = firsts[(kind == figures.NIGHTLY) & (confirms == '')]
+    if tagged.empty:
+        return frame, [f'no session is tagged {figures.KIND}='
+                       f'{figures.NIGHTLY} (ci/nightly.sh tags its runs): '
+                       f'every session is judged as a night']
+    first = tagged['start'].min()
+    older = firsts[(firsts['start'] < first) & (confirms == '')]
+    nights = set(tagged['session']) | set(older['session'])
+    confirming = firsts[confirms.isin(nights)]
+    kept = nights | set(confirming['session'])
+    apart = firsts[~firsts['session'].isin(kept)]
+    last = tagged['start'].max()
+    after = int((apart['start'] > last).sum())
+    said = []
+    if after:
+        said.append(f'{after} ad-hoc session{"s" if after != 1 else ""} '
+                    f'after the last night {"are" if after != 1 else "is"} '
+                    f'not judged (not tagged {figures.KIND}='
+                    f'{figures.NIGHTLY}: the newest '
+                    f'{apart["session"].iloc[-1]})')
+    among = len(apart) - after
+    if among:
+        said.append(f'{among} ad-hoc session{"s" if among != 1 else ""} '
+                    f'among the nights left out of the histories')
+    recent = firsts[firsts['session'].isin(nights)].tail(cap or len(nights))
+    untagged = int(recent['session'].isin(set(older['session'])).sum())
+    if untagged:
+        said.append(f'{untagged} untagged session'
+                    f'{"s" if untagged != 1 else ""} from before the first '
+                    f'tagged night judged as nights (stored before '
+                    f'ci/nightly.sh tagged its runs)')
+    if len(kept) == len(firsts):
+        return frame, said          # every session a night: no copy
+    return frame[frame['session'].isin(kept)], said
+
+
 def sessions_of_nights(frame):
     '''``{night's session: [its sessions]}`` of ``frame``: each night's
     first session, then its confirmations, oldest night first.'''

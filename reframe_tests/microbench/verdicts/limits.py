@@ -7,23 +7,28 @@ partition that has each: its median, min and max.  Beside them, the
 ceilings and floors the system file declares (the vendor's figures, where
 a facility gives them).  ``--write`` applies the diff; the next run on the
 partition holds every figure against them (systems/config.py).
+
+A partition bound to a machine (the local default:
+:func:`microbench.components.bound`) gets the identity of the machine
+this runs on, and only where its limits were measured here (their
+session's node is this host): a results storage copied from another
+machine cannot lend it its limits.  The file is rewritten whole (version
+2, :mod:`microbench.limitsfile`), so a file or another partition's entry
+that is not one stops it, naming it: nothing is written; the
+partition's own rejected entry is replaced, saying so.
 '''
 
 import datetime
 import importlib.util
 import os
+import socket
+import sys
 
-import yaml
-
-from microbench import components, paths
+from microbench import components, limitsfile, paths
 from microbench.verdicts import figures, reviewed
 from microbench.verdicts.figures import fmt
 
 HELP = "a partition's measured component limits, as a diff"
-
-#: How a partition's limits are measured again
-MEASURE = ("reframe -c reframe_tests -n '^component_limits' -r --system "
-           "{partition}")
 
 
 def add_arguments(parser):
@@ -81,42 +86,84 @@ def measured(frame):
     return found, node, used
 
 
-def declared(system, partition):
-    '''{limit: value} of the ceilings and floors the system file
-    declares for ``partition`` (systems/<system>.py; {} without one).'''
+def configured(system, partition):
+    '''The configuration of ``partition`` in the system file
+    (systems/<system>.py; None without one).'''
     path = os.path.join(paths.SYSTEMS, f'{system}.py')
     if not os.path.exists(path):
-        return {}
+        return None
     spec = importlib.util.spec_from_file_location(f'_system_{system}', path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     for part in module.system['partitions']:
         if part['name'] == partition:
-            extras = part.get('extras', {})
-            return {**extras.get('ceilings', {}), **extras.get('floors', {})}
-    return {}
+            return part
+    return None
 
 
-def entry(found, node, used, partition):
-    '''The partition's entry of its system's limits file.'''
+def declared(part):
+    '''{limit: value} of the ceilings and floors the system file
+    declares for ``part`` (:func:`configured`; {} without one).'''
+    extras = (part or {}).get('extras', {})
+    return {**extras.get('ceilings', {}), **extras.get('floors', {})}
+
+
+def machine(used, partition):
+    '''The identity of this machine, for a bound partition's entry.
+
+    :raises ValueError: the limits were measured on another host, or
+        this machine has no machine-id.'''
+    host = socket.gethostname()
+    nodes = sorted({str(row['node']) for row in used} - {host})
+    if nodes:
+        raise ValueError(f'the limits of {partition} in this results '
+                         f'storage were measured on {", ".join(nodes)}, '
+                         f'this is {host}: a local partition keeps the '
+                         f'limits of the machine it runs on; write them '
+                         f'on the machine that measured them, or measure '
+                         f'here: '
+                         f'{components.MEASURE.format(partition=partition)}')
+    found = components.identity()
+    if found is None:
+        raise ValueError(f'{partition}: {components.ANONYMOUS} '
+                         f'({", ".join(components.MACHINE_ID)}): its '
+                         f'limits would apply nowhere; give it one '
+                         f'(systemd-machine-id-setup)')
+    return found
+
+
+def entry(found, node, used, partition, identity=None):
+    '''The partition's entry of its system's limits file (``identity``:
+    the machine of a bound partition).'''
     last = max(used, key=lambda row: row['start'])
     when = datetime.datetime.fromtimestamp(last['start'],
                                            datetime.timezone.utc)
-    return {'measured': {'session': str(last['session']),
-                         'date': when.strftime('%Y-%m-%d'),
-                         'nodes': str(last['node']),
-                         'command': MEASURE.format(partition=partition)},
-            'limits': found, 'node': node}
+    measured = {'session': str(last['session']),
+                'date': when.strftime('%Y-%m-%d'),
+                'nodes': str(last['node'])}
+    if identity:
+        measured['machine'] = identity
+    measured['command'] = components.MEASURE.format(partition=partition)
+    return {'measured': measured, 'limits': found, 'node': node}
 
 
-def text(system, part, new_entry):
-    '''The limits file of ``system`` with ``part``'s entry set.'''
-    old = components.load(system)
-    old[part] = new_entry
-    head = (f'# Measured component limits of {system}: microbench limits '
-            f'--partition {system}:<partition> --write\n'
-            f'# (microbench/components.py says what each one is)\n')
-    return head + yaml.safe_dump(old, sort_keys=False, width=72)
+def kept(system, part):
+    '''{partition: entry} of ``system``'s file, which a rewrite keeps
+    in their order (``part``'s replaced in its place).
+
+    :raises ValueError: the file, or another partition's entry, is not
+        one (rewriting it would lose it).'''
+    old = limitsfile.load(system)
+    lost = [old.whole] if old.whole else []
+    lost += [line for name, line in old.rejected.items() if name != part]
+    lost += old.other
+    if lost:
+        raise ValueError(f'{lost[0]}; --write would lose it: fix it first '
+                         f'(nothing written)')
+    if part in old.rejected:
+        print(f'microbench limits: {part}: replaces its rejected entry '
+              f'({old.rejected[part]})', file=sys.stderr)
+    return dict(old.entries)
 
 
 def table(found, node, vendor):
@@ -142,13 +189,19 @@ def run(args):
                               args.partition)
     found, node, used = measured(frame)
     if not found:
+        again = components.MEASURE.format(partition=args.partition)
         raise ValueError(f'no component_limits figures of {args.partition} '
                          f'in the results storage: measure them first, '
-                         f'{MEASURE.format(partition=args.partition)}')
+                         f'{again}')
 
-    print(table(found, node, declared(system, part)))
-    target = components.path_of(system)
-    new = text(system, part, entry(found, node, used, args.partition))
+    config = configured(system, part)
+    print(table(found, node, declared(config)))
+    others = kept(system, part)
+    identity = (machine(used, args.partition)
+                if config and components.bound(config) else None)
+    target = limitsfile.path_of(system)
+    new = limitsfile.text(system, {**others, part: entry(
+        found, node, used, args.partition, identity)})
     reviewed.show(target, new, args.write, f'the next run on '
                   f'{args.partition} holds every figure against these '
                   f'limits')

@@ -9,6 +9,20 @@ facility's attention.  Every baseline session passes its own band by
 construction (:func:`passes` checks it).  A cache figure is checked from
 below only; a gap's band never crosses 1 on the wrong side of its direction.
 
+**A band refused** (:func:`refusal`).  Sessions whose farthest two
+differ by more than :data:`MAX_SPREAD` (the largest over the smallest)
+do not share one level (a busy machine, a failing disk, a changed
+setup among them), and the band they would make is too wide to check
+anything: ``baseline`` refuses such a figure, saying why, and writes no
+entry for it (its reference stays as it was).  So does it a band whose
+lower edge would reach zero or below (a larger ``--margin`` or
+``--floor``): no value of a bandwidth or a ratio can be below zero, so
+it never fails from below.  Clamping the edge instead is not enough: an
+edge at zero still never fails, and an edge moved anywhere above it is
+a level no baseline session gave, which the lowest session may fail.
+Within the default spread the widest band is -50 % to +75 % (margin
+1.5: a session at two thirds of the reference, or one at 1.5 times it).
+
 The floor is also the least change the verdicts call (:mod:`.nightly`,
 :mod:`.prepost`).  Direction: bandwidths and rates are better higher,
 latencies and round trips lower: a change against that is a
@@ -42,6 +56,10 @@ BETTER = {'MiB/s': 1, 'GiB/s': 1, 'ops/s': 1, 'us': -1}
 FLOOR = 0.10
 MARGIN = 1.5
 
+#: The most the baseline sessions of one figure may spread (the largest
+#: over the smallest) for a band to be made of them
+MAX_SPREAD = 1.5
+
 
 def gap_direction(ref, lower, upper, unit):
     '''True if a gap's reference keeps it above 1, False below, else
@@ -70,6 +88,10 @@ def add_band_arguments(parser):
     parser.add_argument('--margin', type=float, default=MARGIN,
                         help='a band reaches this many times the farthest '
                         'baseline session (default %(default)s)')
+    parser.add_argument('--max-spread', type=float, default=MAX_SPREAD,
+                        help='refuse a figure whose baseline sessions '
+                        'differ by more than this factor, the largest '
+                        'over the smallest (default %(default)s)')
 
 
 def band(values, floor=FLOOR, margin=MARGIN, one_sided=False, above=None):
@@ -110,6 +132,27 @@ def band(values, floor=FLOOR, margin=MARGIN, one_sided=False, above=None):
         upper = min(upper, math.floor((1 / ref - 1) * 1000) / 1000)
 
     return ref, lower, None if one_sided else upper
+
+
+def refusal(values, lower, upper, max_spread=MAX_SPREAD):
+    '''Why no band is made of ``values`` (the baseline sessions' values)
+    whose :func:`band` reaches ``lower`` and ``upper``; None where one
+    is.'''
+    values = np.asarray(values, dtype=float)
+    spread = float(values.max() / values.min())
+    if spread > max_spread:
+        reach = f'{lower:+.1%}' + ('' if upper is None else
+                                   f' to {upper:+.1%}')
+        return (f'its sessions spread x{spread:.2f} (from '
+                f'{values.min():.4g} to {values.max():.4g}), more than '
+                f'x{max_spread:g} (--max-spread): they share no level, and '
+                f'a band of them would reach {reach}; find what differs '
+                f'between the sessions, or baseline quieter ones')
+    if lower <= -1:
+        return (f'its band would reach {lower:+.1%}, below zero (--margin '
+                f'x the farthest session, or --floor): no value is below '
+                f'zero, so it would never fail from below')
+    return None
 
 
 def passes(value, ref, lower, upper):

@@ -1,4 +1,4 @@
-'''ReFrame's results storage: the one module that uses ReFrame's private API.
+'''ReFrame's results storage: the one module that knows its schema.
 
 ReFrame keeps every session (a run of ``reframe -r``) in an SQLite file
 (``perflogs/results.db``, or ``RFM_SQLITE_DB_FILE``).  Its documented ways to
@@ -7,7 +7,8 @@ read it are its command line (``--list-stored-sessions``,
 call, seconds for a year of nights) and no Python API.  The verdicts need the
 sessions a query selects, each decoded once (:mod:`.cache`), and a bundle needs
 one session copied with ReFrame's own schema; so this module, and no other,
-uses the parts of ReFrame 4.10 listed in :data:`PRIVATE`.
+uses the parts of ReFrame 4.10 listed in :data:`INTERNAL` (its private
+names through :mod:`microbench.private`, the one module that uses any).
 ``tests/verdicts/test_reframe_private.py`` checks each of them against the
 installed ReFrame and fails, naming them, when ReFrame's version or the
 storage's schema version is not the one they were written against.
@@ -21,28 +22,25 @@ both, ``now-30d:now?tag=="pre"``.
 import contextlib
 import os
 import sqlite3
+import urllib.parse
 
-from microbench import paths
+from microbench import paths, private
 
-#: The ReFrame release and storage schema the private uses were written
-#: against
-TESTED_REFRAME = '4.10.4'
+#: The ReFrame release and storage schema the uses were written against
+TESTED_REFRAME = private.TESTED_REFRAME
 TESTED_SCHEMA = '1.0'
 
-#: Every private use of ReFrame, and why no public way serves
-PRIVATE = {
+#: Every use of ReFrame's undocumented internals (public names, its
+#: storage's schema; its private names: :data:`microbench.private.PRIVATE`),
+#: and why no documented way serves
+INTERNAL = {
     'reframe.core.runtime.runtime().site_config, reframe.core.config.'
     'load_config, select_subconfig, init_runtime, add_sticky_option':
         'open the storage at a path of our choosing, inside a ReFrame run '
         'or outside any (the microbench command)',
     'reframe.frontend.reporting.storage.StorageBackend.default':
         'the storage backend of that configuration',
-    '_SqliteStorage._db_file': "ReFrame's own schema check before a read",
-    '_SqliteStorage._db_read':
-        "a connection under ReFrame's read lock: no half-written session",
-    '_SqliteStorage._db_filter_json':
-        "a query's filter on a session's extras, exactly as ReFrame "
-        'applies it',
+    'its private names': 'microbench.private.PRIVATE',
     'reframe.frontend.reporting.utility.parse_query_spec':
         "ReFrame's query syntax",
     'SQL on the schema: sessions(uuid, session_start_unix, json_blob, '
@@ -58,6 +56,13 @@ ALL = '19700101:now+1d'
 
 #: Sessions read per SQL statement
 CHUNK = 100
+
+#: What the first bytes of an SQLite file say
+SQLITE = b'SQLite format 3\x00'
+
+#: The tables of ReFrame's schema a reader needs (without them ReFrame
+#: would make them in the file it is given: a read would write)
+TABLES = ('sessions', 'testcases', 'metadata')
 
 
 class ResultsError(Exception):
@@ -77,10 +82,8 @@ def backend(path, create=False):
     from reframe.core.exceptions import ReframeFatalError
     from reframe.frontend.reporting.storage import StorageBackend
 
-    if not create and (not os.path.isfile(path)
-                       or os.path.getsize(path) == 0):
-        raise ResultsError(f'no results storage at {path} (run the suite '
-                           f'first, or give --db or RFM_SQLITE_DB_FILE)')
+    if not create:
+        check_file(path)
 
     try:
         site = runtime.runtime().site_config
@@ -92,6 +95,58 @@ def backend(path, create=False):
 
     site.add_sticky_option('storage/sqlite_db_file', path)
     return StorageBackend.default()
+
+
+def read_only(path):
+    '''An SQLite connection that cannot write to ``path`` (its URI
+    quoted: a path may hold ``?`` or ``#``).'''
+    uri = f'file:{urllib.parse.quote(os.path.abspath(path))}?mode=ro'
+    return contextlib.closing(sqlite3.connect(uri, uri=True))
+
+
+def check_file(path):
+    '''Say in one line why ``path`` is not a results storage to read:
+    missing, empty, a directory, not an SQLite file, or one without
+    ReFrame's tables; read only, before ReFrame opens it, as ReFrame adds
+    its indexes and tables to any SQLite file it is given.
+
+    :raises ResultsError: it is not one.
+    '''
+    where = (f'no results storage at {path} (run the suite first, or give '
+             f'--db or RFM_SQLITE_DB_FILE)')
+    if os.path.isdir(path):
+        raise ResultsError(f'{where}: it is a directory')
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        raise ResultsError(where)
+    said = f'cannot read the results storage {path}'
+    try:
+        with open(path, 'rb') as fp:
+            head = fp.read(len(SQLITE))
+    except OSError as err:
+        raise ResultsError(f'{said}: {err.strerror}') from None
+    if head != SQLITE:
+        raise ResultsError(f'{said}: it is not an SQLite file (not '
+                           f'ReFrame\'s results storage)')
+    try:
+        with read_only(path) as conn:
+            tables = {name for name, in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            missing = [name for name in TABLES if name not in tables]
+            if missing:
+                raise ResultsError(
+                    f'{said}: an SQLite file without ReFrame\'s table(s) '
+                    f'{", ".join(missing)} (not its results storage)')
+            versions = conn.execute(
+                'SELECT schema_version FROM metadata').fetchall()
+    except sqlite3.OperationalError as err:
+        raise ResultsError(f'{said}: its tables are not ReFrame\'s '
+                           f'({err})') from None
+    except sqlite3.Error as err:
+        raise ResultsError(f'{said}: a damaged SQLite file '
+                           f'({type(err).__name__}: {err})') from None
+    if not versions:
+        raise ResultsError(f'{said}: its metadata holds no schema version '
+                           f'(not a results storage ReFrame made)')
 
 
 def store(path, report):
@@ -115,11 +170,11 @@ def reading(path):
     taken: a results directory the reader may not write is read without
     it.'''
     storage = backend(path)
-    storage._db_file()
+    private.check_schema(storage)
     lock = os.path.join(os.path.dirname(path), '.db.lock')
     if os.access(lock if os.path.exists(lock) else os.path.dirname(path),
                  os.W_OK):
-        with storage._db_read(path) as conn:
+        with private.read_locked(storage, path) as conn:
             yield storage, conn
     else:
         with sqlite3.connect(path) as conn:
@@ -142,12 +197,12 @@ def candidates(conn, chosen):
 
 
 def blobs(conn, uuids):
-    '''The JSON text of each session of ``uuids``, in chunks.'''
+    '''``(uuid, JSON text)`` of each session of ``uuids``, in chunks.'''
     for start in range(0, len(uuids), CHUNK):
         part = uuids[start:start + CHUNK]
-        yield from (blob for blob, in conn.execute(
-            f'SELECT json_blob FROM sessions WHERE uuid IN '
-            f'({",".join("?" * len(part))})', part).fetchall())
+        yield from conn.execute(
+            f'SELECT uuid, json_blob FROM sessions WHERE uuid IN '
+            f'({",".join("?" * len(part))})', part).fetchall()
 
 
 def matches(storage, chosen, info):
@@ -156,7 +211,8 @@ def matches(storage, chosen, info):
     if not chosen.by_session_filter():
         return True
     try:
-        return bool(storage._db_filter_json(chosen.sess_filter, dict(info)))
+        return bool(private.filter_matches(storage, chosen.sess_filter,
+                                           dict(info)))
     except Exception:
         return False
 
@@ -198,7 +254,7 @@ def copy_session(path, uuid, target):
 
 def schema_version(path):
     '''The schema version the storage at ``path`` says it has.'''
-    with sqlite3.connect(f'file:{path}?mode=ro', uri=True) as conn:
+    with read_only(path) as conn:
         return conn.execute('SELECT schema_version FROM metadata').fetchone(
             )[0]
 

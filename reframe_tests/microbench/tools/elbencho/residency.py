@@ -12,7 +12,7 @@ first node, whose share of the shared file is recorded, not judged (it
 mixes what the node wrote with what it reads).
 '''
 
-from microbench.suite import launchers, residency
+from microbench.suite import fincore, launchers, residency
 from microbench.suite.rounds import SCRATCH
 from microbench.tools.elbencho.checks import (ElbenchoRounds,
                                               ElbenchoVariantCheck)
@@ -51,7 +51,7 @@ class ResidencyCheck(ElbenchoVariantCheck):
 
         found = rounds.read_witness(
             self.variant, f'witness-{self.variant}.txt',
-            lambda text: residency.parse_nodes(text, 1), self)
+            lambda text: fincore.parse_nodes(text, 1), self)
         several = rounds.service_mode()
         seen = residency.seen(found, lambda index: ['file'], shared=several,
                               one_kernel=not several)

@@ -27,7 +27,8 @@ saying so, where either is older.
 from reframe.core.exceptions import SanityError
 
 from microbench import knobs
-from microbench.suite.residency import fincore_command, parse_fincore
+from microbench.suite import missing
+from microbench.suite.fincore import fincore_command, parse_fincore
 from microbench.suite.rounds import SCRATCH
 from microbench.tools.fio.checks import FioRounds, FioVariantCheck
 from microbench.tools.fio.output import command, parse
@@ -72,7 +73,8 @@ class CacheFlagsRounds(FioRounds):
                 f'RWF_DONTCACHE cannot be asked here: it needs fio {since} '
                 f'or later (uncached=1) and Linux 6.14 or later on a file '
                 f'system that takes it; the version and kernel records say '
-                f'which is older')
+                f'which is older; for fio, '
+                f'{missing.newer(self.bindir, f"fio {since} or later")}')
 
     def read_witness_run(self, variant, check):
         '''The fio run of ``variant``'s witness (its JSON output).'''

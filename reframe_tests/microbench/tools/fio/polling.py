@@ -1,23 +1,29 @@
 '''fio's io_uring completions (S7): the rounds of the polling check, what
 one sample costs the node, and the polling thread's witness.
 
-Every sample runs under ``polling.sh cpu cpu.txt`` (beside this file,
-copied into the stage directory): ``/proc/stat`` right before and right
-after fio, so the node's busy cores count whatever worked for fio,
+Every sample runs under ``polling.sh cpu cpu.txt <variant>`` (beside this
+file, copied into the stage directory): ``/proc/stat`` right before and
+right after fio, so the node's busy cores count whatever worked for fio,
 io_uring's submission-queue polling thread (``iou-sqp-<pid>``) included,
-which fio's own report of its jobs' CPU leaves out.  The witness runs each
+which fio's own report of its jobs' CPU leaves out.  The file names its
+variant, and the clock at each reading: the readings must hold fio's own
+run (it ended at fio's ``timestamp_ms``, after its runtime) and span it
+but for fio's start and exit (:data:`STARTUP_S`): another sample's file,
+or a span that is not the sample's, is rejected.  The witness runs each
 variant once more, on a short sample of its own, under ``polling.sh
 threads``: every 0.1 s it reads the stat lines of fio's ``iou-sqp``
 threads, each with its ``schedstat`` (its run time in ns, which the
 ticks must agree with), so their own CPU is known (the poll would cost the
 measured samples CPU, so they never run it); beside it, what fio's report
-of its jobs' CPU said of the same sample.  Figures: read IOPS, the node's
-busy cores and IOPS per busy core.
+of its jobs' CPU said of the same sample.  On a saturated node (less than
+:data:`POLLER_CORES` of a core idle over the witness: of the poller's CPU
+where ``sqpoll_cpu`` pins it) a poller held back by other work cannot be
+told from none: the witness says it is inconclusive, with the node's load,
+and fails nothing.  Figures: read IOPS, the node's busy cores and IOPS per
+busy core.
 '''
 
-import collections
 import os
-import re
 import shutil
 
 from reframe.core.builtins import run_before, variable
@@ -25,13 +31,12 @@ from reframe.core.exceptions import SanityError
 
 from microbench import knobs
 from microbench.suite import cpu, memory, records
-from microbench.suite.output import OutputError, lines, member, number
-from microbench.suite.output import load_json
 from microbench.suite.rounds import SCRATCH
 from microbench.suite.variant import VariantCheck
 from microbench.tools.fio.checks import NEW_OFFSETS, FioRounds
-from microbench.tools.fio.output import ERRORS, command, data_bytes, parse
-from microbench.units import size_bytes
+from microbench.tools.fio.output import command, data_bytes
+from microbench.tools.fio.polling_files import (fio_cpu, parse_witness,
+                                                read_fio, read_sample)
 
 #: The shell helper every sample and witness runs under
 HELPER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -40,121 +45,6 @@ HELPER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 #: The least of a core a submission-queue polling thread holds over the
 #: witness's sample (it polls while fio submits)
 POLLER_CORES = 0.25
-
-#: A thread's stat line: its id, its name, then the fields from the
-#: third on (utime and stime are the 14th and 15th)
-_STAT = re.compile(r'^(\d+) \((iou-sqp-\d+)\) (\S+( \S+){12,})$')
-
-#: What follows a thread's stat line where the kernel keeps it: its id,
-#: then its ``schedstat`` (run time in ns, wait in ns, time slices)
-_SCHEDSTAT = re.compile(r'^schedstat (\d+) (\S+) (\S+) (\S+)$')
-
-#: Ticks by which a thread's user and system time may differ from its run
-#: time (both read within a moment of each other; measured here: 2 of 124)
-TICK_SLACK = 3
-
-#: One polling thread the witness saw: its id, name and ticks (user and
-#: system)
-Thread = collections.namedtuple('Thread', 'tid name ticks')
-
-
-class PollingRun:
-    '''One sample: fio's read IOPS, the node's busy cores over it, and
-    their ratio.'''
-
-    def __init__(self, run, node, block):
-        self.run = run
-        self.version = run.version
-        self.node = node
-        iops = (run.io_bytes['read'] / block
-                / (run.runtime_ms['read'] / 1000))
-        busy = cpu.busy_cores(node)
-        if busy <= 0:
-            raise OutputError('the node was busy 0 cores while fio read: '
-                              'the CPU counters are not of this sample')
-
-        self.figures = {'read': iops, 'busy': busy, 'per_core': iops / busy}
-
-
-def fio_cpu(text):
-    '''% of one core fio says its jobs used (``usr_cpu`` + ``sys_cpu``,
-    summed over its jobs).'''
-    data = load_json(text)
-    total = 0.0
-    for job in member(data, 'jobs', 'the output'):
-        where = f'job {job.get("jobname")!r}'
-        total += sum(number(member(job, key, where), f'{where} {key}',
-                            positive=False)
-                     for key in ('usr_cpu', 'sys_cpu'))
-    return total
-
-
-def read_sample(sample, asked):
-    ''':class:`PollingRun` of one sample asked ``asked``: its JSON output
-    (no job error on its stderr) and its CPU file.'''
-    run = sample.parse('fio.json', parse, 'read', asked)
-    sample.reject_errors(ERRORS, 'fio')
-    return PollingRun(run, sample.parse('cpu.txt', cpu.parse),
-                      size_bytes(asked['bs']))
-
-
-def parse_sample(text, cpu_text, asked):
-    ''':class:`PollingRun` of a sample's texts: fio's JSON output and its
-    CPU file (what :func:`read_sample` reads, for the tests).'''
-    return PollingRun(parse(text, 'read', asked), cpu.parse(cpu_text),
-                      size_bytes(asked['bs']))
-
-
-def _schedstat(match, name, ticks, clk_tck):
-    '''Raise unless a thread's run time (``schedstat``) is its ticks.'''
-    run_ns = number(match[2], f'the run time of {name}', positive=False,
-                    integer=True)
-    for value, what in ((match[3], 'wait time'), (match[4], 'time slices')):
-        number(value, f'the {what} of {name}', positive=False, integer=True)
-
-    run_ticks = run_ns * clk_tck / 1e9
-    if abs(run_ticks - ticks) > TICK_SLACK + 0.02 * run_ticks:
-        raise OutputError(f'{name} ran {run_ticks:.1f} ticks by its '
-                          f'schedstat but {ticks} by its stat line: the '
-                          f'lines are corrupted')
-
-
-def parse_threads(text):
-    '''(:class:`~microbench.suite.cpu.CpuTime`, [:class:`Thread`]) of
-    what ``polling.sh threads`` wrote: the node's CPU over the witness and
-    the last stat line of every polling thread it saw, held to its
-    schedstat where the kernel keeps one.'''
-    node = cpu.parse(text, extra='iou-sqp')
-    rows = lines(text)
-    threads = {}
-    for row in rows[rows.index('## iou-sqp') + 1:-1]:
-        schedstat = _SCHEDSTAT.match(row)
-        if schedstat:
-            tid = int(schedstat[1])
-            if tid not in threads or tid != list(threads)[-1]:
-                raise OutputError(f'a schedstat of thread {tid} does not '
-                                  f'follow its stat line')
-
-            _schedstat(schedstat, threads[tid].name, threads[tid].ticks,
-                       node.clk_tck)
-            continue
-
-        match = _STAT.match(row)
-        if not match:
-            raise OutputError(f'{row[:60]!r} is no stat line of an iou-sqp '
-                              f'thread')
-
-        fields = match[3].split()
-        tid = int(match[1])
-        if tid in threads:
-            raise OutputError(f'thread {tid} is listed twice')
-
-        # stat's fields from the third: utime is the 14th, stime the 15th
-        threads[tid] = Thread(tid, match[2], sum(
-            number(fields[n - 3], f'{match[2]} field {n}', positive=False,
-                   integer=True) for n in (14, 15)))
-
-    return node, list(threads.values())
 
 
 class PollingRounds(FioRounds):
@@ -208,16 +98,16 @@ class PollingRounds(FioRounds):
         return options
 
     def reader_args(self, variant):
-        return (self.fio_options(variant),)
+        return (self.fio_options(variant), variant)
 
-    def measured(self, mode, out, options):
-        '''fio with ``options`` under ``polling.sh MODE OUT``, through the
-        launcher.'''
-        return self.launch('bash', './polling.sh', mode, out,
+    def measured(self, mode, out, variant, options):
+        '''fio with ``options`` under ``polling.sh MODE OUT VARIANT``,
+        through the launcher.'''
+        return self.launch('bash', './polling.sh', mode, out, variant,
                            *command(self.fio, options))
 
     def variant_command(self, variant):
-        return self.measured('cpu', 'cpu.txt', {
+        return self.measured('cpu', 'cpu.txt', variant, {
             **self.fio_options(variant), 'output-format': 'json',
             'output': 'fio.json'})
 
@@ -231,7 +121,7 @@ class PollingRounds(FioRounds):
     def witness_command(self, variant):
         options = self.witness_options(variant, f'witness-{variant}.json')
         threads = self.measured('threads', f'witness-{variant}-cpu.txt',
-                                options)
+                                variant, options)
         return f'{self.prepare_command(variant)} && {threads}'
 
     def facts(self):
@@ -290,33 +180,57 @@ class PollingVariantCheck(VariantCheck):
 
     def judge_threads(self):
         '''What the witness saw of the polling threads, held to the
-        variant's claim: ``sqpoll`` has one holding a core, the others
+        variant's claim: ``sqpoll`` has one holding a quarter of a core at
+        least (inconclusive where the node left it no room), the others
         none.'''
         rounds = self.rounds
         variant = self.variant
         asked = {**rounds.fio_options(variant),
                  'name': f'{rounds.unique_name}_witness',
                  'runtime': rounds.witness_runtime_s}
-        witness, fio_said = rounds.read_witness(
+        witness, ended, fio_said = rounds.read_witness(
             variant, f'witness-{variant}.json',
-            lambda text: (parse(text, 'read', asked), fio_cpu(text)), self)
+            lambda text: (*read_fio(text, asked), fio_cpu(text)), self)
         node, threads = rounds.read_witness(
-            variant, f'witness-{variant}-cpu.txt', parse_threads, self)
-        seconds = witness.runtime_ms['read'] / 1000
-        cores = sum(t.ticks for t in threads) / node.clk_tck / seconds
-        seen = (f'{len(threads)} iou-sqp thread(s) '
-                f'({", ".join(t.name for t in threads) or "none"}) held '
-                f'{cores:.2f} cores over the witness\'s {seconds:.3g} s '
-                f'sample, when the node was busy {cpu.busy_cores(node):.2f} '
-                f'of its {node.cpus} cores and fio reported its jobs\' CPU '
-                f'as {fio_said:.0f} % of one core')
-        if variant == 'sqpoll' and (not threads or cores < POLLER_CORES):
-            raise SanityError(f'witness: {seen}, but sqpoll claims a kernel '
-                              f'thread polling the submission queue (at '
-                              f'least {POLLER_CORES} of a core)')
+            variant, f'witness-{variant}-cpu.txt',
+            lambda text: parse_witness(text, variant, witness, ended), self)
+        return judge_poller(variant, node, threads, witness, fio_said,
+                            rounds.sqpoll_cpu)
 
-        if variant != 'sqpoll' and threads:
-            raise SanityError(f'witness: {seen}, but {variant!r} asks no '
-                              f'submission-queue polling thread')
 
+def judge_poller(variant, node, threads, run, fio_said, pinned=None):
+    '''What the witness says of ``variant``'s polling ``threads`` over its
+    fio ``run``, on ``node`` (:class:`~microbench.suite.cpu.CpuTime`);
+    ``pinned``: the CPU ``sqpoll``'s poller is pinned to (None: any).
+
+    :raises SanityError: ``sqpoll`` without a poller holding
+        :data:`POLLER_CORES` where the node had that much idle, or a
+        poller where none was asked.
+    '''
+    seconds = run.runtime_ms['read'] / 1000
+    cores = sum(t.ticks for t in threads) / node.clk_tck / seconds
+    seen = (f'{len(threads)} iou-sqp thread(s) '
+            f'({", ".join(t.name for t in threads) or "none"}) held '
+            f'{cores:.2f} cores over the witness\'s {seconds:.3g} s '
+            f'sample, when the node was busy {cpu.busy_cores(node):.2f} '
+            f'of its {node.cpus} cores and fio reported its jobs\' CPU '
+            f'as {fio_said:.0f} % of one core')
+    if variant != 'sqpoll' and threads:
+        raise SanityError(f'witness: {seen}, but {variant!r} asks no '
+                          f'submission-queue polling thread')
+
+    if variant != 'sqpoll' or (threads and cores >= POLLER_CORES):
         return seen
+
+    idle = cpu.idle_cores(node, pinned)
+    if idle < POLLER_CORES:
+        where = (f'CPU {pinned}, the poller\'s,' if pinned is not None
+                 and pinned < len(node.per_cpu) else 'the node')
+        return (f'{seen}; inconclusive: {where} had {idle:.2f} of a core '
+                f'idle, less than the {POLLER_CORES} a poller holds: one '
+                f'held back by other work cannot be told from none')
+
+    raise SanityError(f'witness: {seen}, but sqpoll claims a kernel '
+                      f'thread polling the submission queue (at least '
+                      f'{POLLER_CORES} of a core), and the node had '
+                      f'{idle:.2f} cores idle')

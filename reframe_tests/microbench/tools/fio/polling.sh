@@ -4,21 +4,24 @@
 # directory).  The rounds job declares its commands with their shell
 # variables expanded, so what needs variables of its own is here.
 #
-#   bash polling.sh cpu OUT COMMAND...
-#       /proc/stat's cpu lines before and after COMMAND, and the clock
-#       ticks per second, into OUT; exits with COMMAND's status
-#   bash polling.sh threads OUT COMMAND...
+#   bash polling.sh cpu OUT VARIANT COMMAND...
+#       the variant whose sample this is, /proc/stat's cpu lines before
+#       and after COMMAND, each after the clock when it was read (seconds
+#       since the epoch), and the clock ticks per second, into OUT; exits
+#       with COMMAND's status
+#   bash polling.sh threads OUT VARIANT COMMAND...
 #       the same, and, every 0.1 s while COMMAND runs, the stat lines of
 #       the io_uring submission-queue polling threads (iou-sqp-<pid>) of
 #       its processes, each followed by its schedstat (its run time in ns,
 #       where the kernel keeps it): the last ones seen go to OUT
-# OUT ends with "## end": a file without it was cut.
+# OUT ends with "## end": a file without it was cut (microbench/suite/cpu.py
+# reads it).
 #   bash polling.sh device DIR
 #       the block device under DIR and whether it has poll queues:
 #       "<disk> io_poll=<0|1>", or "none (...)"
 
 cpu_lines() {
-    printf '## %s\n' "$1"
+    printf '## %s %s\n' "$1" "$(date +%s.%N)"
     grep '^cpu' /proc/stat
 }
 
@@ -57,9 +60,10 @@ sample_threads() {
 }
 
 measure() {
-    local threads=$1 out=$2 pid rc seen last=''
-    shift 2
-    cpu_lines before > "$out"
+    local threads=$1 out=$2 variant=$3 pid rc seen last=''
+    shift 3
+    printf '## variant %s\n' "$variant" > "$out"
+    cpu_lines before >> "$out"
     "$@" &
     pid=$!
     if [ "$threads" = 1 ]; then
@@ -91,6 +95,6 @@ case ${1:-} in
     cpu) shift; measure 0 "$@" ;;
     threads) shift; measure 1 "$@" ;;
     device) device "$2" ;;
-    *) echo "usage: polling.sh cpu|threads OUT COMMAND... | device DIR" >&2
+    *) echo "usage: polling.sh cpu|threads OUT VARIANT COMMAND... | device DIR" >&2
        exit 2 ;;
 esac

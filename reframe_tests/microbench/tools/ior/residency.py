@@ -17,7 +17,7 @@ of a node under ``-C`` (ranks placed by node, as the launchers place
 them), else 0; with one shared file every node reads parts of it.
 '''
 
-from microbench.suite import residency
+from microbench.suite import fincore, residency
 from microbench.tools.ior import command
 
 def phases(argv):
@@ -84,7 +84,7 @@ def seen(rounds, variant, check, shared_cache):
     asked = rounds.ior_command(variant).asked
     found = rounds.read_witness(
         variant, f'witness-{variant}.txt',
-        lambda text: residency.parse_nodes(text, asked.nodes), check)
+        lambda text: fincore.parse_nodes(text, asked.nodes), check)
     return residency.seen(found, reads(asked),
                           shared=not asked.file_per_process,
                           one_kernel=shared_cache is not None)

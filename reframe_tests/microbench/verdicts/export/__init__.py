@@ -26,8 +26,13 @@ and unacknowledged one: what alerts fire on), its role in its event
 ``microbench_acknowledged`` {the figure's labels, kind, night}: 1 where
 an acknowledgement is in force; ``microbench_event_members`` {system,
 partition, event, night, cause, root, verdict}: the figures of each of
-tonight's events (:mod:`.events`).  The alert rules that read them ship
-in ci/prometheus/.
+tonight's events (:mod:`.events`); ``microbench_event_cause`` {system,
+partition, event, cause}: 1 for each event with a cause found by
+experiment (``microbench diagnose``: ``software (by experiment)``, ...),
+and ``microbench_event_ab_ratio`` {system, partition, event, check,
+variant, figure, ab_verdict, cause}: each of its figures in its A/B,
+tonight's stack over the night-before one.  The alert rules that read
+them ship in ci/prometheus/.
 
 The text is written by Prometheus' own Python client (prometheus_client):
 label values are any UTF-8, ``\\``, ``"`` and newlines escaped by it; a

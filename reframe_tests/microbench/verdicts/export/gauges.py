@@ -25,6 +25,12 @@ DIRECTION = {'unchanged': 0.0, 'unconfirmed': 0.0,
 EVENT_LABELS = ['system', 'partition', 'event', 'night', 'cause', 'root',
                 'verdict']
 
+#: The labels of an event's cause by experiment, and of each of its
+#: member's A/B figure (``microbench diagnose``)
+DIAGNOSIS_LABELS = ['system', 'partition', 'event', 'cause']
+AB_LABELS = ['system', 'partition', 'event', 'check', 'variant', 'figure',
+             'ab_verdict', 'cause']
+
 
 def label(value):
     '''A label value: text, None as empty, what is not UTF-8 escaped.'''
@@ -148,6 +154,35 @@ class Session:
                 label(event['cause']), label(','.join(event['root'])),
                 label(event['verdict'])], len(event['members']))
         yield family
+        yield from self._diagnoses()
+
+    def _diagnoses(self):
+        diagnosed = [event for event in self.events
+                     if event.get('diagnosis')]
+        if not diagnosed:
+            return
+        causes = GaugeMetricFamily(
+            'microbench_event_cause', 'An event\'s cause found by '
+            'experiment (microbench diagnose): 1, the cause a label',
+            labels=DIAGNOSIS_LABELS)
+        ratios = GaugeMetricFamily(
+            'microbench_event_ab_ratio', 'Each figure of a diagnosed event '
+            'in its A/B: tonight\'s stack over the night-before one (B/A)',
+            labels=AB_LABELS)
+        for event in diagnosed:
+            found = event['diagnosis']
+            where = [label(event['system']), label(event['partition']),
+                     label(event['fingerprint'])]
+            self._add(causes, [*where, label(found['label'])], 1)
+            for row in found['figures']:
+                if row['ratio'] is not None:
+                    self._add(ratios, [
+                        *where, label(row['check']), label(row['variant']),
+                        label(row['figure']), label(row['label']),
+                        label(row['cause'])], row['ratio'])
+        yield causes
+        if ratios.samples:
+            yield ratios
 
 
 def _nan(value):

@@ -23,7 +23,8 @@ import pandas as pd
 from microbench.verdicts import figures
 from microbench.verdicts.compare_json import VERDICTS
 from microbench.verdicts.events import CAUSES
-from microbench.verdicts.report import canvas, plots, shares
+from microbench.verdicts.report import (absection, bisectsection, canvas,
+                                        plots, shares)
 
 # -- the page ---------------------------------------------------------------
 
@@ -194,6 +195,26 @@ EVENT_NOTE = ('what began on one night in one partition: one event per '
               'the night before and its first night')
 
 
+def _cause(event):
+    '''An event's cause: by experiment where ``microbench diagnose`` found
+    it, else what differs in its records.'''
+    found = event.get('diagnosis')
+    return f'cause: {found["label"]}' if found else CAUSES[event['cause']]
+
+
+def _ab_said(found):
+    '''What an event's diagnosis measured: each member's A/B figure.'''
+    if not found:
+        return ''
+    figures_said = '; '.join(
+        f'{row["check"]} {row["variant"]} {row["figure"]}: {row["label"]}'
+        + ('' if row['ratio'] is None else f', B/A {row["ratio"]:.3f}')
+        for row in found['figures'])
+    return (f'. A/B of {found["stacks"]["A"]} (the night before) and '
+            f'{found["stacks"]["B"]} (tonight): {figures_said}; '
+            f'{found["why"]}')
+
+
 def _events(found):
     '''The section of tonight's events (the compare JSON's ``events``).'''
     rows, notes = [], []
@@ -202,12 +223,12 @@ def _events(found):
                      f'{event["system"]}:{event["partition"]}',
                      str(event.get('date') or '-')[:16], event['verdict'],
                      len(event['members']), ', '.join(event['root']) or '-',
-                     CAUSES[event['cause']]])
+                     _cause(event)])
         notes.append('; '.join(
             f'{m["role"]}: {m["check"]} {m["variant"]} {m["figure"]} '
             f'{m["verdict"]}' + ('' if m['change_pct'] is None else
                                  f' {m["change_pct"]:+.1f} %')
-            for m in event['members']))
+            for m in event['members']) + _ab_said(event.get('diagnosis')))
     return ['<section id="events"><h2>Events</h2>',
             f'<p>{html.escape(EVENT_NOTE)}</p>', _table(
                 ['event', 'partition', 'since', 'verdict', 'figures',
@@ -252,7 +273,8 @@ def _words(value):
 
 
 def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
-           workers=plots.WORKERS, advice=None, events=None):
+           workers=plots.WORKERS, advice=None, events=None, ab=None,
+           bisect=None):
     '''Write ``outdir/report.html`` and each of its plots as a PNG file in
     ``outdir``; return the page's path.
 
@@ -265,6 +287,12 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
         while the plots are drawn), or None.
     :arg events: the comparison's events (its JSON's ``events``), or
         None.
+    :arg ab: an A/B experiment (the document of its JSON,
+        :mod:`microbench.cause.ab_json`), or None: its section
+        (:mod:`.absection`) comes before the verdicts.
+    :arg bisect: a bisection (the document of its JSON,
+        :mod:`microbench.cause.bisect_json`), or None: its section
+        (:mod:`.bisectsection`) comes after the A/B's.
     '''
     if frame.empty:
         raise ValueError('no figures to report')
@@ -297,7 +325,9 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
             '</p><section id="pitfalls"><h2>Pitfalls: the latest session'
             '</h2>', *drawn['pitfalls'], '</section><section id="trends">'
             '<h2>Trends</h2>', *drawn['trends'], '</section>', *shared]
-    page += [*tables, '</body></html>']
+    page += [*(absection.section(ab) if ab else []),
+             *(bisectsection.section(bisect) if bisect else []), *tables,
+             '</body></html>']
     path = os.path.join(outdir, 'report.html')
     with open(path, 'w', encoding='utf-8') as out:
         out.write('\n'.join(page))

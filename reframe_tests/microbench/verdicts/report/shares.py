@@ -5,6 +5,10 @@ side, so the picture says how far a benchmark default sits from what the
 hardware can do ("Keeping It Real" in one plot).  A bar past 100 % is the
 "too good to be true" alarm: a cache figure (orange) is expected there, a
 storage figure (blue) is not.
+
+A figure whose measured limit was withheld (measured on another machine,
+or a limits file that is not one: :mod:`microbench.components`) has no
+bar: the section says, per partition, why and how to measure its own.
 '''
 
 import base64
@@ -14,21 +18,44 @@ import re
 
 import numpy as np
 
+from microbench import components
+from microbench.verdicts import figures
 from microbench.verdicts.report import canvas
 
 #: A bar's colour: storage, a cache figure
 COLOURS = {'storage': 'tab:blue', 'cache': 'tab:orange'}
 
 
-def latest(frame):
-    '''The rows with a share of their limit, each figure's latest.'''
+def _limited(frame):
+    '''Each figure's latest row that names a limit (with a share, or
+    withheld), in the figures' order.'''
     if 'share_of_limit' not in frame:
         return frame.iloc[:0]
-    rows = frame[np.isfinite(frame['share_of_limit'].astype(float))]
+    named = frame['limit_name'].fillna('').astype(str) != ''
+    rows = frame[named | np.isfinite(frame['share_of_limit'].astype(float))]
     return (rows.sort_values('start', kind='stable')
-            .drop_duplicates(['system', 'partition', 'environ', 'check',
-                              'variant', 'figure'], keep='last')
+            .drop_duplicates(figures.KEY, keep='last')
             .sort_values(['check', 'variant', 'figure'], kind='stable'))
+
+
+def latest(frame):
+    '''The rows with a share of their limit, each figure's latest (a
+    figure whose latest row withheld its limit has none).'''
+    rows = _limited(frame)
+    return rows[np.isfinite(rows['share_of_limit'].astype(float))]
+
+
+def withheld(frame):
+    '''{(system, partition): {reason: figures}} of the figures whose
+    latest row withheld their measured limit, and why.'''
+    out = {}
+    for row in _limited(frame).itertuples():
+        reason = components.withheld_reason(row.limit_name)
+        if reason is None or np.isfinite(float(row.share_of_limit)):
+            continue
+        said = out.setdefault((row.system, row.partition), {})
+        said[reason] = said.get(reason, 0) + 1
+    return out
 
 
 def is_cache(row):
@@ -83,6 +110,10 @@ def section(frame, outdir, drawn=None):
             with canvas.drawing():
                 drawn.append((name, title, canvas.png(function(*args))))
     out = ['<section id="shares"><h2>Share of the hardware</h2>']
+    for where, reasons in withheld(frame).items():
+        out += [f'<p class="withheld">'
+                f'{html.escape(components.withheld_text(*where, *said))}.</p>'
+                for said in reasons.items()]
     if not drawn:
         return out + ['<p>No figure has a limit in force: measure the '
                       'partition\'s limits (component_limits, then '

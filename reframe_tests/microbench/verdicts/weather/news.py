@@ -71,8 +71,9 @@ def _line(tile, when, pct, differences):
 
 def _event_line(event, mine):
     '''One line for an event (:mod:`..events`): every realistic figure
-    of it (``mine``, tiles) and how it moved, since its night, and what
-    differs in the records around it.'''
+    of it (``mine``, tiles) and how it moved, since its night, what
+    differs in the records around it, and its cause where an experiment
+    found it (``microbench diagnose``).'''
     when = status.night(event.get('date'))
     moves = []
     for tile in mine:
@@ -88,9 +89,11 @@ def _event_line(event, mine):
     more = f' and {others} more figure(s) of the suite' if others > 0 \
         else ''
     tile = mine[0]
+    found = event.get('diagnosis')
+    tested = f'; cause: {found["label"]}' if found else ''
     return Line(when, state, f'{tile.partition} on {tile.system}: '
                 f'{"; ".join(moves)}{more} since {when}{root}, '
-                f'{causes(event.get("differences") or {})}')
+                f'{causes(event.get("differences") or {})}{tested}')
 
 
 def lines(tiles, events=()):

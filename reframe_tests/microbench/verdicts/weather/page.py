@@ -111,6 +111,8 @@ def _tile(tile, environ=False):
         limit = f' ({_e(tile.limit)})' if tile.limit else ''
         out.append(f'<div class="share">{tile.share:.0f} % of the '
                    f'partition\'s limit{limit}</div>')
+    elif tile.limit:
+        out.append(f'<div class="share withheld">{_e(tile.limit)}</div>')
     if tile.memory:
         out.append(f'<div class="share">data on a node: '
                    f'{_e(tile.memory)}</div>')

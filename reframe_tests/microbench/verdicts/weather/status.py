@@ -29,9 +29,11 @@ that drops, a latency that grows, is slower.
 '''
 
 import collections
+import re
 
 import pandas as pd
 
+from microbench import components
 from microbench.verdicts import events, figures, history, nightly, rule
 from microbench.verdicts.weather import realistic
 from microbench.verdicts.weather.sparkline import number
@@ -46,9 +48,15 @@ STATUS = {'unchanged': 'normal', 'inconclusive': 'unknown',
                                                 ('moved', 'changed'))
              for word in nightly.STATES[state]}}
 
+#: Where a limit comes from, as its ``limit_name`` record says it
+#: (``storage_write_mib_s (measured)``, ``... (declared)``)
+_SOURCE = re.compile(r'\((measured|declared)\b')
+
 #: The statuses, from the one a user must see first
 STATUSES = ('degraded', 'changed', 'unknown', 'improved', 'normal')
 
+#: One figure's tile; ``limit``: the text of the limit of its ``share``,
+#: or, without a share, why its measured limit was withheld
 Tile = collections.namedtuple('Tile', [
     'system', 'partition', 'environ', 'check', 'variant', 'figure',
     'words', 'group', 'unit', 'value', 'when', 'share', 'limit', 'nights',
@@ -113,13 +121,22 @@ def _acknowledged(verdict, unit):
 
 
 def _share(row):
-    '''``(share of the limit in %, the limit's text)`` of a figure's row,
-    or Nones: the figures have no such column, or no limit is known.'''
+    '''``(share of the limit in %, the limit's text)`` of a figure's row:
+    the limit's value and where it comes from (``1,907 MiB/s,
+    measured``); ``(None, why)`` where its measured limit was withheld
+    (:func:`microbench.components.withheld_text`); Nones where the
+    figures have no such column, or no limit is known.'''
     share = row.get('share_of_limit')
     if share is None or pd.isna(share):
-        return None, None
+        reason = components.withheld_reason(row.get('limit_name'))
+        if reason is None:
+            return None, None
+        return None, components.withheld_text(row['system'],
+                                              row['partition'], reason)
     limit = row.get('limit_value')
+    source = _SOURCE.search(str(row.get('limit_name') or ''))
     text = (f'{number(float(limit))} {row["unit"]}'
+            + (f', {source[1]}' if source else '')
             if limit is not None and not pd.isna(limit) else None)
     return float(share), text
 
@@ -156,8 +173,8 @@ def tiles(frame, verdicts):
         verdict = judged.get(key) if key in today.index else None
         state, text, since = status(verdict, unit)
         row = today.loc[key].to_dict() if key in today.index else None
-        share, limit = (_share({**row, 'unit': unit}) if row is not None
-                        else (None, None))
+        share, limit = (_share({**row, **info, 'unit': unit})
+                        if row is not None else (None, None))
         out.append(Tile(
             **info, words=said.words, group=said.group, unit=unit,
             value=float(rows['night'].iloc[-1]),
