@@ -11,34 +11,25 @@ import tempfile
 import pytest
 
 import dryruns
+import workers
 from microbench.units import size_bytes
 
 
-#: The xdist group of every test that runs a benchmark or a test bed (the
-#: markers e2e and slurm): one worker runs them, one after another, so no
-#: two benchmarks run side by side (the suite's lock would hold the second
-#: anyway, its time limit running) and the test beds' ports, namespaces
-#: and daemons are one test's at a time; the other workers run the rest
-#: beside them (``--dist loadgroup``, pyproject.toml)
-BENCHMARKS = 'benchmarks'
-
-#: The xdist group of the modules that read the shared dry runs (the
-#: marker dry_runs): on one worker, each partition's dry run is made once
-DRY_RUNS = 'dry-runs'
-
-
 def pytest_collection_modifyitems(config, items):
-    '''Every test's xdist group: the benchmarks', the dry runs', else its
-    module's (a module's fixtures are made once, on one worker).'''
-    for item in items:
-        if item.get_closest_marker('e2e') or item.get_closest_marker(
-                'slurm'):
-            group = BENCHMARKS
-        elif item.get_closest_marker('dry_runs'):
-            group = DRY_RUNS
-        else:
-            group = item.nodeid.split('::')[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+    '''Every marked test is in its module's group (tests/helpers/workers.py):
+    an error before anything runs where one is not.'''
+    wrong = workers.held(items)
+    if wrong:
+        raise pytest.UsageError('\n'.join(wrong))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    '''The benchmarks on one worker, the dry runs on one, every other
+    module on any (tests/helpers/workers.py).'''
+    if config.getvalue('dist') == 'loadscope':
+        return workers.ByGroup(config, log)
+    return None
 
 
 @pytest.fixture(scope='session')
