@@ -74,9 +74,15 @@ def runs(tmp_path_factory):
     return tmp
 
 
+#: Two quick sessions on a busy machine can differ by more than baseline's
+#: default spread (x1.5, tests/verdicts/test_baseline.py holds that rule):
+#: here the band is what is tested, from whatever two sessions gave
+SPREAD = ('--max-spread', '100')
+
+
 def test_baseline_is_a_diff_then_written(runs):
     proc = microbench(runs, 'baseline', '?tag=="one"', '?tag=="two"',
-                      '--partition', LOCAL)
+                      '--partition', LOCAL, *SPREAD)
     assert proc.returncode == 0, proc.stderr
     assert 'every baseline session passes its band (2 session(s) x 7 ' \
            'figures)' in proc.stderr
@@ -85,7 +91,7 @@ def test_baseline_is_a_diff_then_written(runs):
     assert not (runs / 'user' / 'references.yaml').exists()
 
     proc = microbench(runs, 'baseline', '?tag=="one"', '?tag=="two"',
-                      '--partition', LOCAL, '--write')
+                      '--partition', LOCAL, '--write', *SPREAD)
     assert proc.returncode == 0, proc.stderr
     user = yaml.safe_load((runs / 'user' / 'references.yaml').read_text())
     mine = user['fio_cache_flags'][LOCAL]

@@ -22,8 +22,8 @@ def test_the_benchmarks_and_the_dry_runs_are_one_group_each():
         workers.BENCHMARKS
     assert workers.group_of('tests/suite/test_dry_run.py::t[a]') == \
         workers.DRY_RUNS
-    assert workers.group_of('tests/suite/test_units.py::t') == \
-        'tests/suite/test_units.py'
+    assert workers.group_of('tests/suite/test_samples.py::t') == \
+        'tests/suite/test_samples.py'
 
 
 def test_every_e2e_module_is_found():
@@ -36,6 +36,7 @@ def test_every_e2e_module_is_found():
 
 def test_a_marked_test_outside_its_group_is_said():
     assert workers.held([Marked('tests/e2e/test_e2e_local.py::t', 'e2e'),
-                         Marked('tests/suite/test_units.py::t')]) == []
-    (said,) = workers.held([Marked('tests/suite/test_units.py::t', 'e2e')])
-    assert said.startswith('tests/suite/test_units.py::t is marked e2e/slurm')
+                         Marked('tests/suite/test_samples.py::t')]) == []
+    (said,) = workers.held([Marked('tests/suite/test_samples.py::t', 'e2e')])
+    assert said.startswith('tests/suite/test_samples.py::t is marked '
+                           'e2e/slurm')

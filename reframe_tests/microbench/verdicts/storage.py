@@ -97,11 +97,18 @@ def backend(path, create=False):
     return StorageBackend.default()
 
 
+#: Seconds a reader waits for a writer's lock on the storage (ReFrame
+#: storing a session, another tool) before it says the storage is locked
+LOCK_WAIT = 30
+
+
 def read_only(path):
     '''An SQLite connection that cannot write to ``path`` (its URI
-    quoted: a path may hold ``?`` or ``#``).'''
+    quoted: a path may hold ``?`` or ``#``), waiting up to
+    :data:`LOCK_WAIT` seconds for a writer's lock.'''
     uri = f'file:{urllib.parse.quote(os.path.abspath(path))}?mode=ro'
-    return contextlib.closing(sqlite3.connect(uri, uri=True))
+    return contextlib.closing(sqlite3.connect(uri, uri=True,
+                                              timeout=LOCK_WAIT))
 
 
 def check_file(path):
@@ -139,6 +146,10 @@ def check_file(path):
             versions = conn.execute(
                 'SELECT schema_version FROM metadata').fetchall()
     except sqlite3.OperationalError as err:
+        if 'locked' in str(err) or 'busy' in str(err):
+            raise ResultsError(f'{said}: another program holds it locked '
+                               f'for more than {LOCK_WAIT} s ({err})') \
+                from None
         raise ResultsError(f'{said}: its tables are not ReFrame\'s '
                            f'({err})') from None
     except sqlite3.Error as err:
