@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from microbench.cause import ab_json
 
 from ab_cases import real_document
-from json_doors import NOT_WRITTEN, finite, numbers
-from mutations import MUTATIONS_OF_ANY, MUTATIONS_OF_JSON
+import json_doors
+from json_doors import MUTATIONS, NOT_WRITTEN, VALUES, finite, numbers
 from witness_tally import COUNTS, PROPERTIES, dump, one_line
 
 READER = 'A/B JSON (ab_json.read)'
@@ -90,26 +90,15 @@ def test_every_number_replaced_by_what_the_writer_never_writes(document,
                            member) == 'rejected'
 
 
-@pytest.mark.parametrize('mutation', [*MUTATIONS_OF_ANY, *MUTATIONS_OF_JSON])
+@pytest.mark.parametrize('mutation', MUTATIONS)
 @PROPERTIES
 @given(st.data())
 def test_a_mutated_document_is_read_right_or_rejected(document, scratch,
                                                       mutation, data):
     original = document.encode()
-    if mutation in MUTATIONS_OF_JSON:
-        how, mutated = MUTATIONS_OF_JSON[mutation](data.draw, original,
-                                                   'json')
-    else:
-        how, mutated = MUTATIONS_OF_ANY[mutation](data.draw, original)
+    how, mutated = json_doors.mutated(data.draw, original, mutation)
     note(how)
     outcome(scratch, mutated)
-
-
-VALUES = st.recursive(
-    st.none() | st.booleans() | st.floats() | st.integers() | st.text(),
-    lambda children: st.lists(children, max_size=3)
-    | st.dictionaries(st.text(max_size=5), children, max_size=3),
-    max_leaves=8)
 
 
 def _members(node, where=''):

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from microbench.cause import diagnose, diagnosis_json
 
 from diagnose_cases import bed_of, diagnosis_of
-from json_doors import NOT_WRITTEN, finite, numbers
-from mutations import MUTATIONS_OF_ANY, MUTATIONS_OF_JSON
+import json_doors
+from json_doors import MUTATIONS, NOT_WRITTEN, VALUES, finite, numbers
 from witness_tally import COUNTS, PROPERTIES, dump, one_line
 
 READER = 'diagnosis JSON (diagnosis_json.read)'
@@ -147,25 +147,15 @@ def test_every_number_replaced_by_what_the_writer_never_writes(document,
                            member) == 'rejected'
 
 
-@pytest.mark.parametrize('mutation', [*MUTATIONS_OF_ANY, *MUTATIONS_OF_JSON])
+@pytest.mark.parametrize('mutation', MUTATIONS)
 @PROPERTIES
 @given(st.data())
 def test_a_mutated_diagnosis_is_read_right_or_rejected(document, scratch,
                                                        mutation, data):
     original = (json.dumps(document, indent=1) + '\n').encode()
-    if mutation in MUTATIONS_OF_JSON:
-        how, mutated = MUTATIONS_OF_JSON[mutation](data.draw, original,
-                                                   'json')
-    else:
-        how, mutated = MUTATIONS_OF_ANY[mutation](data.draw, original)
+    how, mutated = json_doors.mutated(data.draw, original, mutation)
     note(how)
     outcome(scratch, mutated)
-
-
-VALUES = st.recursive(
-    st.none() | st.booleans() | st.floats() | st.integers() | st.text(),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-        st.text(max_size=5), inner, max_size=3), max_leaves=6)
 
 
 @PROPERTIES

@@ -22,8 +22,8 @@ from microbench.verdicts import compare, compare_json, figures, storage
 
 from changes import CHANGE, drop, history
 from fixtures import path
-from json_doors import NOT_WRITTEN, finite, numbers
-from mutations import MUTATIONS_OF_ANY, MUTATIONS_OF_JSON
+import json_doors
+from json_doors import MUTATIONS, NOT_WRITTEN, VALUES, finite, numbers
 from nights import MICROBENCH
 from witness_tally import COUNTS, PROPERTIES, dump, holds, one_line
 
@@ -133,17 +133,13 @@ def test_every_number_replaced_by_what_the_writer_never_writes(
 
 
 @pytest.mark.parametrize('name', ['nightly', 'pre-post'])
-@pytest.mark.parametrize('mutation', [*MUTATIONS_OF_ANY, *MUTATIONS_OF_JSON])
+@pytest.mark.parametrize('mutation', MUTATIONS)
 @PROPERTIES
 @given(st.data())
 def test_a_mutated_document_is_read_right_or_rejected(documents, scratch,
                                                       name, mutation, data):
     original = documents[name].encode()
-    if mutation in MUTATIONS_OF_JSON:
-        how, mutated = MUTATIONS_OF_JSON[mutation](data.draw, original,
-                                                   'json')
-    else:
-        how, mutated = MUTATIONS_OF_ANY[mutation](data.draw, original)
+    how, mutated = json_doors.mutated(data.draw, original, mutation)
     note(how)
 
     def right(found):
@@ -151,13 +147,6 @@ def test_a_mutated_document_is_read_right_or_rejected(documents, scratch,
 
     holds(READER, lambda raw: read_text(scratch, raw), mutated, right,
           rejected=(compare_json.FormatError,))
-
-
-VALUES = st.recursive(
-    st.none() | st.booleans() | st.floats() | st.integers() | st.text(),
-    lambda children: st.lists(children, max_size=3)
-    | st.dictionaries(st.text(max_size=5), children, max_size=3),
-    max_leaves=8)
 
 
 @PROPERTIES
