@@ -17,8 +17,10 @@ with the plant into the copy.
 **A plant**, one of:
 
 - ``software:<stack>``: tonight's stack is another build (the planted
-  slow fio ``planted-b``, or another fio version); the night before
-  planted-a;
+  slow fio ``planted-c``, whose every sync-engine write is written twice,
+  in a lock diff of 6 packages from planted-a; ``planted-b``, every third
+  write, too small a drop for one night of the nightly rule on this
+  machine; or another fio version); the night before planted-a;
 - ``throttle:<share>``: the night (and the diagnosis) run in a cgroup
   whose writes to the scratch disk go at ``share`` times the old nights'
   median O_DIRECT write figure (:class:`plants.Throttle`);
@@ -83,7 +85,7 @@ WATCHED = ('direct', 'write_median_mib_s')
 
 #: The default plan: 10 software plants, 10 machine plants and 2 A/A,
 #: interleaved so that a run cut short has some of each kind
-SOFTWARE = ['software:planted-b'] * 9 + ['software:local']
+SOFTWARE = ['software:planted-c'] * 10
 MACHINE = ['throttle:0.5', 'writer:1', 'throttle:0.4', 'writer:2',
            'throttle:0.6', 'writer:1', 'throttle:0.3', 'writer:2',
            'throttle:0.5', 'writer:1']

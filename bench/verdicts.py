@@ -45,7 +45,7 @@ import uuid
 import numpy as np
 
 import claims
-from microbench import paths
+from microbench import fields, paths
 from microbench.verdicts import cache, figures, storage
 
 ROOT = paths.ROOT
@@ -90,11 +90,11 @@ def year(sources, nights, rng):
                     f'{key.split(":")[0]}:{part}:{key.split(":")[2]}':
                     [noisy(v[0], factor), *v[1:]]
                     for key, v in (tc.get('perfvalues') or {}).items()}
-                samples = figures.parse_samples(tc.get('figure_samples'))
-                tc['figure_samples'] = ';'.join(
-                    f'{name}=' + ','.join(
-                        f'{x * factor * np.exp(rng.normal(0, 0.02)):.6g}'
-                        for x in values)
+                samples = fields.FIGURE_SAMPLES.read(
+                    tc.get('figure_samples'))
+                tc['figure_samples'] = fields.FIGURE_SAMPLES.encode(
+                    (name, [x * factor * np.exp(rng.normal(0, 0.02))
+                            for x in values])
                     for name, values in samples.items())
                 tc['job_completion_time_unix'] = info['time_start_unix']
                 tc['uuid'] = f'{info["uuid"]}:0:{len(cases)}'

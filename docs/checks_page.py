@@ -1,33 +1,21 @@
 '''``reference/checks.md``: every check file of ``reframe_tests/``, its
-pitfall (the file's docstring), its tests, their knobs and gaps (ReFrame's
-own variant information, the gap classes' tables) and their witnesses:
-each check's ``witnesses`` declaration, said with the one line the table of
-``microbench/witnesses.py`` gives each witness.'''
+pitfall (the file's docstring, and its entries of the pitfall catalogue,
+which must agree with the checks: :func:`catalogue_page.drift`), its
+tests, their knobs and gaps (ReFrame's own variant information, the gap
+classes' tables) and their witnesses: each check's ``witnesses``
+declaration, said with the one line the table of ``microbench/witnesses.py``
+gives each witness.'''
 
 import ast
 import importlib
 import inspect
 import os
 
-from page_parts import CHECKS, HEAD, cell, check_files, comment_above, \
-    table, test_classes
+from page_parts import CHECKS, HEAD, PageError, cell, check_files, \
+    comment_above, fixtures, knob_values, table, test_classes
+from catalogue_page import check_file_lines, drift
 
 from microbench import witnesses
-
-
-class PageError(ValueError):
-    '''What the code declares cannot be written on the page.'''
-
-
-def _knob_values(cls, knobs):
-    '''``{knob: [its values]}`` from ReFrame's variant information.'''
-    out = {knob: [] for knob in knobs}
-    for number in range(cls.num_variants):
-        params = cls.get_variant_info(number, recurse=False)['params']
-        for knob in knobs:
-            if knob in params and params[knob] not in out[knob]:
-                out[knob].append(params[knob])
-    return out
 
 
 def _parameter_docs(path):
@@ -58,13 +46,6 @@ def _gap_docs(cls):
         if at is not None:
             out[gap] = comment_above(lines, at + 1, '#')
     return out
-
-
-def fixtures(classes):
-    '''The names of the rounds fixtures among ``classes``: the classes
-    some check takes as its ``rounds``.'''
-    return {cls.fixture_space['rounds'].cls.__name__
-            for cls in classes.values() if 'rounds' in cls.fixture_space}
 
 
 def declared_witnesses(classes):
@@ -149,7 +130,7 @@ def _row(cls_name, cls, params, declared):
                 witnessed)
     knob = getattr(cls, 'knob', None)
     knobs = (knob if isinstance(knob, tuple) else (knob,) if knob else ())
-    values = _knob_values(cls, knobs)
+    values = knob_values(cls, knobs)
     what = '; '.join(
         f'knob `{k}`: {", ".join(map(str, values[k]))}'
         + (f' ({params[cls_name, k]})' if params.get((cls_name, k)) else '')
@@ -160,11 +141,17 @@ def _row(cls_name, cls, params, declared):
 def checks_page():
     classes = test_classes()
     declared = declared_witnesses(classes)
+    wrong = drift(classes)
+    if wrong:
+        raise PageError('the pitfall catalogue (reframe_tests/microbench/'
+                        'catalogue.py) and the checks disagree: '
+                        + '; '.join(wrong))
     parts = [HEAD, '# Checks\n\n', 'Every check file of `reframe_tests/`: '
-             'the pitfall it encodes (its catalogue entry, in the file\'s '
-             'docstring), its knob and the knob\'s values (the benchmark\'s '
-             'default first), its gaps (benchmark default over realistic '
-             'form) and its witnesses.  `reframe -c reframe_tests -l` lists '
+             'the pitfall it encodes (its docstring, and its entries of the '
+             'catalogue: [Pitfalls](pitfalls.md)), its knob and the '
+             'knob\'s values (the benchmark\'s default first), its gaps '
+             '(benchmark default over realistic form) and its '
+             'witnesses.  `reframe -c reframe_tests -l` lists '
              'them; `-n NAME` picks one.\n\n',
              '## Witnesses\n\n',
              'Every check declares the witnesses it runs (its `witnesses`, '
@@ -185,7 +172,7 @@ def checks_page():
                 for cls_name, cls in sorted(mine.items())]
         parts += [f'\n## {name[:-3]}\n\n', f'**{cell(title)}**\n\n',
                   doc.split('\n', 1)[1].strip() + '\n' if '\n' in doc
-                  else '', '\n',
+                  else '', '\n', check_file_lines(name),
                   witness_lines({n: w for n, w in declared.items()
                                  if n in mine}),
                   table(('test', 'kind', 'knob, variants, gaps',

@@ -12,15 +12,23 @@ their source (never by hand):
 - ``reference/fields.md``: every record field, from the one table that
   defines them (:data:`microbench.fields.FIELDS`);
 - ``reference/commands.md``: every ``microbench`` subcommand, from its
-  argument parser.
+  argument parser;
+- ``reference/pitfalls.md`` and ``reference/catalogue.json``: the pitfall
+  catalogue (``reframe_tests/microbench/catalogue.py``), and its table in
+  README.md and docs/index.md (between ``<!-- catalogue:begin -->`` and
+  ``<!-- catalogue:end -->``; the rest of those pages is written by hand);
+- ``reference/verdicts.md``: every verdict, status, acknowledgement kind
+  and cause, from the one module that declares them
+  (:mod:`microbench.verdicts.vocabulary`).
 
     docs/generate.py            write the pages
     docs/generate.py --check    exit 1 (naming them) if a page is stale
 
 ``tests/repository/test_docs.py`` runs ``--check``: a page the code no
-longer says fails the tests.  What every page is made of (the checks'
-folder on ``sys.path``, tables, ``#:`` comments, the test classes):
-docs/page_parts.py.
+longer says fails the tests, and so does a catalogue the checks' code
+contradicts (a knob's values, a gap, a witness: docs/catalogue_page.py).
+What every page is made of (the checks' folder on ``sys.path``, tables,
+``#:`` comments, the test classes): docs/page_parts.py.
 '''
 
 import argparse
@@ -29,12 +37,15 @@ import io
 import os
 import sys
 
-from page_parts import HEAD, HERE, ROOT, comment_above, sources, table, \
-    test_classes
-from checks_page import PageError, checks_page
+from page_parts import HEAD, HERE, ROOT, PageError, comment_above, \
+    sources, table, test_classes
+from checks_page import checks_page
+from catalogue_page import catalogue_json, holders, pitfalls_page
+from verdicts_page import verdicts_page
 
-#: The pages, in the reference folder
-PAGES = ('checks', 'variables', 'fields', 'commands')
+#: The pages, in the reference folder (``.md`` where no suffix is given)
+PAGES = ('checks', 'variables', 'fields', 'commands', 'pitfalls',
+         'catalogue.json', 'verdicts')
 
 
 # -- variables -------------------------------------------------------------
@@ -147,12 +158,15 @@ def commands_page():
 
 
 MAKERS = {'checks': checks_page, 'variables': variables_page,
-          'fields': fields_page, 'commands': commands_page}
+          'fields': fields_page, 'commands': commands_page,
+          'pitfalls': pitfalls_page, 'catalogue.json': catalogue_json,
+          'verdicts': verdicts_page}
 
 
 def pages(into=None):
     '''``{path: text}`` of every generated page (in the folder ``into``,
-    else docs/reference).'''
+    else docs/reference), and of README.md and docs/index.md with their
+    pitfall tables made anew (where they are, whatever ``into``).'''
     into = into or os.path.join(HERE, 'reference')
     out = {}
     for name in PAGES:
@@ -161,7 +175,8 @@ def pages(into=None):
             text = MAKERS[name]()
         finally:
             sys.stdout = stdout
-        out[os.path.join(into, f'{name}.md')] = text
+        out[os.path.join(into, name if '.' in name else f'{name}.md')] = text
+    out.update(holders())
     return out
 
 

@@ -14,6 +14,10 @@ ROOT = os.path.dirname(HERE)
 CHECKS = os.path.join(ROOT, 'reframe_tests')
 sys.path.insert(0, CHECKS)
 
+class PageError(ValueError):
+    '''What the code declares cannot be written on the page.'''
+
+
 HEAD = ('<!-- Made by docs/generate.py from the code: do not edit; run '
         'docs/generate.py -->\n\n')
 
@@ -73,3 +77,21 @@ def test_classes():
                     issubclass(cls, RegressionTest):
                 out[cls_name] = cls
     return out
+
+
+def knob_values(cls, knobs):
+    '''``{knob: [its values]}`` from ReFrame's variant information.'''
+    out = {knob: [] for knob in knobs}
+    for number in range(cls.num_variants):
+        params = cls.get_variant_info(number, recurse=False)['params']
+        for knob in knobs:
+            if knob in params and params[knob] not in out[knob]:
+                out[knob].append(params[knob])
+    return out
+
+
+def fixtures(classes):
+    '''The names of the rounds fixtures among ``classes``: the classes
+    some check takes as its ``rounds``.'''
+    return {cls.fixture_space['rounds'].cls.__name__
+            for cls in classes.values() if 'rounds' in cls.fixture_space}

@@ -40,7 +40,7 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import run_after, sanity_function, variable
 from reframe.core.exceptions import SanityError
 
-from microbench import components
+from microbench import components, fields
 from microbench.units import STATISTICS, figure_name
 from microbench.tools.ior import (IorRounds, assess, judge_witness,
                                   local_share, sustained, witness_logs)
@@ -132,7 +132,7 @@ class ior_scaling(IorRounds):
     def validate_sweep(self):
         self.collect_records()
         self.figures_by_point, version = {}, ''
-        self.read_cached, seen, logs, resident = {}, [], [], []
+        self.read_cached, seen, logs, resident = {}, [], [], {}
         for variant, (n, t) in zip(self.variants, self.points):
             recs = self.variant_records(variant, self)
             runs = self.runs(variant)
@@ -164,7 +164,7 @@ class ior_scaling(IorRounds):
         self.darshan_witness = (plain.pop() if len(plain) == 1 and next(
             iter(plain)).startswith('not run') else '; '.join(seen))
         self.darshan_logs = ' '.join(logs)
-        self.resident_share = ';'.join(resident)
+        self.resident_share = fields.RESIDENT_SHARE.encode(resident)
         self.tool_version = f'IOR {version}; {self.tool_version}'
         self.command_line = ' ; '.join(self.records.get('command', []))
         if self.nodes() == 1:
@@ -218,8 +218,8 @@ class ior_scaling(IorRounds):
     def judge_residency(self, variant, shared, origins, resident):
         '''What the residency witness of ``variant`` saw
         (:func:`microbench.tools.ior.residency.seen`, None without
-        fincore), its share appended to ``resident``; it must agree with
-        Darshan's ``origins`` where that ran.'''
+        fincore), its share put in ``resident`` (by variant); it must
+        agree with Darshan's ``origins`` where that ran.'''
         try:
             found = ior_residency.seen(self, variant, self, shared)
         except OutputError as err:
@@ -229,7 +229,7 @@ class ior_scaling(IorRounds):
         if found is None or not found.judged:
             return found
 
-        resident.append(f'{variant}={suite_residency.percent(found.largest)}')
+        resident[variant] = [100 * found.largest]
         if origins:
             disagree = ior_residency.agreement(
                 found, origins, self.ior_command(variant).asked, shared)

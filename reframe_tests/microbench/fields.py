@@ -6,108 +6,326 @@ Each field is a loggable variable of every test of the suite
 *shared* fields once; its variant checks take them from it, and a gap check
 from its variants.  This module imports nothing of ReFrame: the
 configuration reads it.
+
+**One codec per field** (:class:`Field`'s ``codec``).  A plain field is
+its text (:data:`PLAIN`).  Eight fields pack one value per figure,
+``<figure>=<value>`` pairs joined by ``;`` (:class:`Pairs`): each has one
+codec that writes it (``encode``) and reads it (``decode``, ``read``), so
+no writer or reader spells the separators.  ``cold_start`` and
+``too_spread`` were written ``<figure>: <value>`` before: their codecs
+still read that spelling (recorded perflogs and bundles), and write the
+new one.
 '''
 
-#: name -> (type, default, shared, what it holds), in perflog order
+#: The separators of a packed field: between pairs, within a pair, and
+#: within a pair of the older spelling (``cold_start``, ``too_spread``)
+ITEM, PAIR, OLD_PAIR = ';', '=', ': '
+
+
+class Plain:
+    '''The codec of a field that is its own text.'''
+
+    def encode(self, value):
+        return '' if value is None else str(value)
+
+    def decode(self, text):
+        return '' if text is None else str(text)
+
+    read = decode
+
+
+class Text:
+    '''A value that is a text: not empty, no ``;``, no space at its
+    ends.'''
+
+    def encode(self, value):
+        text = str(value)
+        if not text.strip():
+            raise ValueError('an empty value')
+        if ITEM in text:
+            raise ValueError(f'{text!r} holds {ITEM!r}')
+        if text != text.strip():
+            raise ValueError(f'{text!r} has a space at an end')
+        return text
+
+    def decode(self, text):
+        text = text.strip()
+        if not text:
+            raise ValueError('an empty value')
+        return text
+
+
+class Numbers:
+    '''A value that is one or more numbers, comma-separated, each written
+    in ``spec`` (a format spec: ``.6g``).'''
+
+    def __init__(self, spec, many=True):
+        self.spec, self.many = spec, many
+
+    def encode(self, value):
+        try:
+            values = list(value) if self.many else [value]
+            text = ','.join(format(float(v), self.spec) for v in values)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f'{value!r} is not '
+                             + ('numbers' if self.many else 'a number')) \
+                from None
+        if not values:
+            raise ValueError('no number')
+        return text
+
+    def decode(self, text):
+        try:
+            values = tuple(float(v) for v in text.split(','))
+        except ValueError:
+            raise ValueError(f'{text.strip()!r} is not '
+                             + ('numbers' if self.many else 'a number')
+                             + ' (comma-separated)' * self.many) from None
+        if not self.many and len(values) > 1:
+            raise ValueError(f'{text.strip()!r} is not one number')
+        return values if self.many else values[0]
+
+
+class Pairs:
+    '''The codec of a field that packs one value per figure,
+    ``<figure>=<value>`` joined by ``;`` (each value by its own codec,
+    ``value``); ``old``: it also reads ``<figure>: <value>``.'''
+
+    def __init__(self, field, value, old=False):
+        self.field, self.value, self.old = field, value, old
+
+    def _fail(self, what):
+        return ValueError(f'{self.field}: {what}')
+
+    def encode(self, pairs):
+        '''The field's text of ``pairs`` (a dict or ``(figure, value)``
+        pairs, in their order; a value of None left out).
+
+        :raises ValueError: a figure named twice, a name or a value the
+            text could not give back.'''
+        out, seen = [], set()
+        items = pairs.items() if hasattr(pairs, 'items') else pairs
+        for name, value in items:
+            if value is None:
+                continue
+            name = str(name)
+            bad = [s for s in (ITEM, PAIR, OLD_PAIR)[:2 + self.old]
+                   if s in name]
+            if bad or not name.strip() or name != name.strip():
+                raise self._fail(f'{name!r} cannot name a figure: ' + (
+                    f'it holds {bad[0]!r}' if bad else 'empty, or a space '
+                    'at an end'))
+            if name in seen:
+                raise self._fail(f'{name} named twice')
+            seen.add(name)
+            try:
+                out.append(f'{name}{PAIR}{self.value.encode(value)}')
+            except ValueError as err:
+                raise self._fail(f'{name}: {err}') from None
+        return ITEM.join(out)
+
+    def _item(self, item):
+        '''(figure, value) of one pair.'''
+        cuts = [(at, sep) for sep in (PAIR, OLD_PAIR)[:1 + self.old]
+                for at in [item.find(sep)] if at >= 0]
+        if not cuts:
+            raise self._fail(f'{item.strip()!r} is not <figure>{PAIR}<value>')
+        at, sep = min(cuts)
+        name = item[:at].strip()
+        if not name:
+            raise self._fail(f'{item.strip()!r} names no figure')
+        try:
+            return name, self.value.decode(item[at + len(sep):])
+        except ValueError as err:
+            raise self._fail(f'{name}: {err}') from None
+
+    def decode(self, text):
+        '''``{figure: value}`` of the field's text ('' or None: none).
+
+        :raises ValueError: not a text, a pair that is not one, a figure
+            named twice: the field and what is wrong said.'''
+        if text is None:
+            return {}
+        if not isinstance(text, str):
+            raise self._fail(f'{type(text).__name__} {text!r} is not a text')
+        out = {}
+        for item in text.split(ITEM):
+            if item.strip():
+                name, value = self._item(item)
+                if name in out:
+                    raise self._fail(f'{name} named twice')
+                out[name] = value
+        return out
+
+    def read(self, text):
+        '''``{figure: value}`` of every pair of the field's text that
+        decodes (the last of a figure named twice); anything else, and a
+        value that is not a text, left out: a reader of records never
+        fails on one.'''
+        out = {}
+        for item in (text.split(ITEM) if isinstance(text, str) else ()):
+            try:
+                name, value = self._item(item)
+            except ValueError:
+                continue
+            out[name] = value
+        return out
+
+
+#: The codec of a plain field
+PLAIN = Plain()
+
+#: The codecs of the packed fields
+FIGURE_SAMPLES = Pairs('figure_samples', Numbers('.6g'))
+LIMIT_NAME = Pairs('limit_name', Text())
+LIMIT_VALUE = Pairs('limit_value', Numbers('.6g', many=False))
+SHARE_OF_LIMIT = Pairs('share_of_limit', Numbers('.4g', many=False))
+RESIDENT_SHARE = Pairs('resident_share', Numbers('.1f'))
+COLD_START = Pairs('cold_start', Text(), old=True)
+DATA_TO_MEMORY = Pairs('data_to_memory', Text())
+TOO_SPREAD = Pairs('too_spread', Text(), old=True)
+
+#: Where a ``limit_name`` value says the source of its limit: ``<limit>
+#: (<source>)``
+SOURCE_OPEN, SOURCE_CLOSE = ' (', ')'
+
+
+def limit_label(limit, source):
+    '''The ``limit_name`` value of ``limit`` from ``source``
+    (``storage_write_mib_s (measured)``).'''
+    return f'{limit}{SOURCE_OPEN}{source}{SOURCE_CLOSE}'
+
+
+def limit_of(label):
+    '''The limit a ``limit_name`` value names, its source left out.'''
+    return str(label or '').split(SOURCE_OPEN)[0]
+
+
+class Field(tuple):
+    '''One field: ``(type, default, shared, what it holds)``, and its
+    ``codec``.'''
+
+    def __new__(cls, kind, default, shared, doc, codec=PLAIN):
+        self = super().__new__(cls, (kind, default, shared, doc))
+        self.codec = codec
+        return self
+
+
+#: name -> (type, default, shared, what it holds), in perflog order; each
+#: a :class:`Field`, its ``codec`` :data:`PLAIN` or a :class:`Pairs`
 FIELDS = {
-    'variant': (str, '', False, "the value of the pitfall's knob (``gap`` "
-                                'for a gap check)'),
-    'measures': (str, '', False, 'what the figure measures: ``storage``, '
-                                 '``page cache``, ``client cache``, '
-                                 '``gap``'),
-    'samples': (int, 3, True, 'samples of every variant (the paper took '
-                              '50); every figure is their median, min and '
-                              'max'),
-    'sample_values': (str, '', False, "the samples of the variant's main "
-                                      'figure, comma-separated, in round '
-                                      'order'),
-    'tool': (str, '', True, 'the benchmark'),
-    'tool_version': (str, '', True, 'its version, as it reports it'),
-    'node': (str, '', True, 'the nodes of the job that measured it, '
-                            'comma-separated'),
-    'scratch': (str, '', True, 'the scratch directory'),
-    'scratch_fstype': (str, '', True, 'its file system type'),
-    'scratch_mount_options': (str, '', True, 'its mount options (or '
-                                             '``unknown: <why>``)'),
-    'command_line': (str, '', False, 'the exact command line of every '
-                                     'sample'),
-    'witness': (str, '', False, 'what the witness saw (empty where the '
-                                'check has none)'),
-    'note': (str, '', False, 'why the figure may not mean what it usually '
-                             'means (empty if none)'),
-    'spack_env': (str, '', True, 'the Spack environment (``system`` '
-                                 'without one)'),
-    'spack_spec': (str, '', True, 'the concrete spec of every benchmark '
-                                  'package it launched, from the lock'),
+    'variant': Field(
+        str, '', False, "the value of the pitfall's knob (``gap`` for a gap "
+        'check)'),
+    'measures': Field(
+        str, '', False, 'what the figure measures: ``storage``, ``page '
+        'cache``, ``client cache``, ``gap``'),
+    'samples': Field(
+        int, 3, True, 'samples of every variant (the paper took 50); every '
+        'figure is their median, min and max'),
+    'sample_values': Field(
+        str, '', False, "the samples of the variant's main figure, "
+        'comma-separated, in round order'),
+    'tool': Field(
+        str, '', True, 'the benchmark'),
+    'tool_version': Field(
+        str, '', True, 'its version, as it reports it'),
+    'node': Field(
+        str, '', True, 'the nodes of the job that measured it, '
+        'comma-separated'),
+    'scratch': Field(
+        str, '', True, 'the scratch directory'),
+    'scratch_fstype': Field(
+        str, '', True, 'its file system type'),
+    'scratch_mount_options': Field(
+        str, '', True, 'its mount options (or ``unknown: <why>``)'),
+    'command_line': Field(
+        str, '', False, 'the exact command line of every sample'),
+    'witness': Field(
+        str, '', False, 'what the witness saw (empty where the check has '
+        'none)'),
+    'note': Field(
+        str, '', False, 'why the figure may not mean what it usually means '
+        '(empty if none)'),
+    'spack_env': Field(
+        str, '', True, 'the Spack environment (``system`` without one)'),
+    'spack_spec': Field(
+        str, '', True, 'the concrete spec of every benchmark package it '
+        'launched, from the lock'),
     # Appended: a perflog's earlier columns keep their places
-    'darshan_witness': (str, '', False, 'what Darshan saw on the '
-                                        "variant's witness sample (or why "
-                                        'it did not run)'),
-    'darshan_logs': (str, '', False, 'the Darshan logs of that sample'),
-    'job_id': (str, '', True, "the workload manager's id of the job that "
-                              'measured it (empty on the local scheduler)'),
-    'kernel': (str, '', True, 'the kernel release of the node that ran the '
-                              'job (``uname -r``)'),
-    'figure_samples': (str, '', False, 'the samples of every figure with '
-                                       'samples, ``<figure>=v1,v2,...`` '
-                                       "joined by ``;``: a variant's "
-                                       'medians, a gap\'s ratios per round'),
-    'suite_commit': (str, '', False, "the suite's git commit that ran it "
-                                     '(``-dirty``: a tracked file differed '
-                                     'from it)'),
-    'limit_name': (str, '', False, 'the limit of every median figure that '
-                                   'has one, ``<figure>=<limit>`` joined by '
-                                   '``;`` (microbench/components.py)'),
-    'limit_value': (str, '', False, 'its value, ``<figure>=<value>`` in '
-                                    "the figure's unit"),
-    'share_of_limit': (str, '', False, "the figure's share of it, "
-                                       '``<figure>=<percent>``'),
-    'resident_share': (str, '', False, 'the largest share of what a read '
-                                       'figure reads that a reading '
-                                       "node's page cache held before it "
-                                       '(fincore), ``<figure>=<percent>`` '
-                                       'joined by ``;``; per sample, '
-                                       'comma-separated, where it is seen '
-                                       'before every sample'),
-    'warmup_rounds': (int, 0, True, 'rounds of every variant run before '
-                                    'the counted samples, round-robin like '
-                                    'them, their outputs never read '
-                                    '(``-S warmup_rounds=1``)'),
-    'cold_start': (str, '', False, 'every figure whose round 1 lies '
-                                   'outside the other rounds '
-                                   '(microbench/suite/coldstart.py), '
-                                   '``<figure>: round 1 x2.4 slower`` '
-                                   'joined by ``;`` (empty if none)'),
-    'data_to_memory': (str, '', False, 'the data every storage figure '
-                                       'touched on a node over the '
-                                       "node's memory (and over the "
-                                       "partition's declared client cache), "
-                                       '``<figure>=<r>x memory[, <r>x '
-                                       'client cache]`` joined by ``;`` '
-                                       '(microbench/suite/memory.py)'),
-    'too_spread': (str, '', False, 'every gap of a gap check whose '
-                                   'pitfall did not show and whose rounds '
-                                   'are too spread to tell '
-                                   '(microbench/suite/stats.py), ``<gap>: '
-                                   'gap 1, rounds 0.45 to 2.2`` joined by '
-                                   '``;`` (empty if none)'),
-    'stack': (str, '', False, 'the side of an A/B experiment (``microbench '
-                              'ab``: ``-P stack=A,B`` makes one test of '
-                              'each side) and the identity of its '
-                              'software stack, ``A: <name>; prefix <dir>; '
-                              'fio <dir> (<version>); lock <sha256>`` '
-                              '(microbench/sides.py); empty outside an '
-                              'A/B'),
-    'tool_path': (str, '', True, "the tool's program as the job found it "
-                                 '(``command -v``) and where its links '
-                                 'lead, ``<path> -> <real path>``: the '
-                                 'software stack that ran (a Spack view\'s '
-                                 '``bin/`` names its environment: '
-                                 '``microbench diagnose``)'),
-    'spack_lock': (str, '', True, 'the sha256 of the ``spack.lock`` of the '
-                                  'Spack environment that program came '
-                                  "from (its view's, else the partition's "
-                                  '``spack_env``); empty without one'),
+    'darshan_witness': Field(
+        str, '', False, "what Darshan saw on the variant's witness sample "
+        '(or why it did not run)'),
+    'darshan_logs': Field(
+        str, '', False, 'the Darshan logs of that sample'),
+    'job_id': Field(
+        str, '', True, "the workload manager's id of the job that measured "
+        'it (empty on the local scheduler)'),
+    'kernel': Field(
+        str, '', True, 'the kernel release of the node that ran the job '
+        '(``uname -r``)'),
+    'figure_samples': Field(
+        str, '', False, 'the samples of every figure with samples, '
+        "``<figure>=v1,v2,...`` joined by ``;``: a variant's medians, a "
+        "gap's ratios per round",
+        FIGURE_SAMPLES),
+    'suite_commit': Field(
+        str, '', False, "the suite's git commit that ran it (``-dirty``: a "
+        'tracked file differed from it)'),
+    'limit_name': Field(
+        str, '', False, 'the limit of every median figure that has one, '
+        '``<figure>=<limit>`` joined by ``;`` (microbench/components.py)',
+        LIMIT_NAME),
+    'limit_value': Field(
+        str, '', False, "its value, ``<figure>=<value>`` in the figure's unit",
+        LIMIT_VALUE),
+    'share_of_limit': Field(
+        str, '', False, "the figure's share of it, ``<figure>=<percent>``",
+        SHARE_OF_LIMIT),
+    'resident_share': Field(
+        str, '', False, 'the largest share of what a read figure reads that '
+        "a reading node's page cache held before it (fincore), "
+        '``<figure>=<percent>`` joined by ``;``; per sample, '
+        'comma-separated, where it is seen before every sample',
+        RESIDENT_SHARE),
+    'warmup_rounds': Field(
+        int, 0, True, 'rounds of every variant run before the counted '
+        'samples, round-robin like them, their outputs never read (``-S '
+        'warmup_rounds=1``)'),
+    'cold_start': Field(
+        str, '', False, 'every figure whose round 1 lies outside the other '
+        'rounds (microbench/suite/coldstart.py), ``<figure>=round 1 x2.4 '
+        'slower`` joined by ``;`` (empty if none; older records say '
+        '``<figure>: round 1 ...``)',
+        COLD_START),
+    'data_to_memory': Field(
+        str, '', False, 'the data every storage figure touched on a node '
+        "over the node's memory (and over the partition's declared client "
+        'cache), ``<figure>=<r>x memory[, <r>x client cache]`` joined by '
+        '``;`` (microbench/suite/memory.py)',
+        DATA_TO_MEMORY),
+    'too_spread': Field(
+        str, '', False, 'every gap of a gap check whose pitfall did not show '
+        'and whose rounds are too spread to tell '
+        '(microbench/suite/stats.py), ``<gap>=gap 1, rounds 0.45 to 2.2`` '
+        'joined by ``;`` (empty if none; older records say ``<gap>: gap '
+        '...``)',
+        TOO_SPREAD),
+    'stack': Field(
+        str, '', False, 'the side of an A/B experiment (``microbench ab``: '
+        '``-P stack=A,B`` makes one test of each side) and the identity of '
+        'its software stack, ``A: <name>; prefix <dir>; fio <dir> '
+        '(<version>); lock <sha256>`` (microbench/sides.py); empty outside '
+        'an A/B'),
+    'tool_path': Field(
+        str, '', True, "the tool's program as the job found it (``command "
+        '-v``) and where its links lead, ``<path> -> <real path>``: the '
+        "software stack that ran (a Spack view's ``bin/`` names its "
+        'environment: ``microbench diagnose``)'),
+    'spack_lock': Field(
+        str, '', True, 'the sha256 of the ``spack.lock`` of the Spack '
+        "environment that program came from (its view's, else the "
+        "partition's ``spack_env``); empty without one"),
 }
 
 #: What ran: the fields that tell two runs of a figure apart (not the

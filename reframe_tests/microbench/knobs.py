@@ -6,8 +6,8 @@ and the tools' rounds classes), and ``microbench audit`` rewrites anyone's
 benchmark into its realistic form from the very same tables: a check's
 variants and the audit's rewrite cannot drift apart
 (``tests/audit/test_audit_knobs.py`` holds them together).  Each entry
-names its catalogue entry (S1-S7, N1-N3: the pitfall table of
-``docs/index.md``) and the check that measures it.
+names its catalogue entry (S1-S7, N1-N3: :mod:`microbench.catalogue`)
+and the check that measures it.
 '''
 
 #: S1, ``fio_cache_flags``: the open() flags of every write: none (fio's

@@ -49,6 +49,8 @@ def fio():
     (['fio_fallocate', '--aa', '--mode', 'quick', '--cap', '2'],
      'is not within 3 <= first look <= cap'),
     (['fio_fallocate', '--aa', '--first', '0'], 'at least one pair'),
+    (['fio_fallocate', '--aa', '--watch', 'fio_fallocate:direct'],
+     "--watch 'fio_fallocate:direct': not CHECK:VARIANT:FIGURE"),
 ])
 def test_bad_input_is_one_line_and_nothing_is_stored(tmp_path, capsys, fio,
                                                      argv, said):

@@ -211,17 +211,19 @@ def test_a_key_not_a_figure_is_one_line():
 
 # -- the runner's question ----------------------------------------------------
 
-def _run(series, rule):
+def _run(series, rule, watched=(), settled=False):
     '''The runner's loop: a pair at a time while needs_more (and the
-    series has pairs left); the pairs run and the judgements.'''
+    series has pairs left); the pairs run and the judgements (settled as
+    the runner settles them at its end, where asked).'''
     experiment = sequential.Experiment(rule)
     most = max(len(rounds) for rounds in series.values()) // 2
     for run in range(1, most + 1):
         experiment.update({key: rounds[:2 * run]
                            for key, rounds in series.items()})
-        if not sequential.needs_more(experiment):
+        if not sequential.needs_more(experiment, watched):
             break
-    return run, experiment.judgements
+    return run, (sequential.settle(experiment) if settled
+                 else experiment.judgements)
 
 
 def test_the_runner_stops_when_every_figure_is_decided():
@@ -234,6 +236,23 @@ def test_the_runner_stops_when_every_figure_is_decided():
     assert found[GAP].verdict in ('same', 'inconclusive')
     series.pop(GAP)
     assert _run(series, sequential.Rule.quick())[0] == 3
+
+
+def test_the_runner_watching_some_figures_stops_when_they_are_decided():
+    '''A diagnosis watches its event's members: the noisy gap no longer
+    keeps the experiment to the cap; it is said inconclusive (stopped
+    early), its numbers kept.  Watching the gap (or a figure no series
+    has, which watches them all) takes it to the cap again.'''
+    series = {KEY: constant([0.7] * 10), LATENCY: constant([1.0] * 10),
+              GAP: constant([1.4, 0.7] * 5)}
+    run, found = _run(series, sequential.Rule.quick(), {KEY[:3]}, True)
+    assert run == 3
+    assert found[KEY].verdict == 'B slower'
+    assert (found[GAP].verdict, found[GAP].label) == (
+        'inconclusive', 'inconclusive (stopped early)')
+    assert found[GAP].ratio is not None and 'stopped' in found[GAP].why
+    assert _run(series, sequential.Rule.quick(), {GAP[:3]})[0] == 10
+    assert _run(series, sequential.Rule.quick(), {('x', 'y', 'z')})[0] == 10
 
 
 def test_no_figure_needs_no_more_rounds():

@@ -71,7 +71,7 @@ def test_the_compare_json_event_carries_the_diagnosis(diagnosed):
     assert found['stacks'] == {'A': 'night-before', 'B': 'tonight'}
     assert [row['ratio'] for row in found['figures']] == \
         [row['ratio'] for row in doc['figures']]
-    assert json.load(open(again))['version'] == 4
+    assert json.load(open(again))['version'] == compare_json.VERSION
 
 
 def test_without_a_diagnosis_the_event_has_none(tmp_path):

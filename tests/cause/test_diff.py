@@ -132,6 +132,22 @@ def test_the_planted_locks_differ_in_six_packages():
         ('fio',), ('ior',)]
 
 
+def test_the_stronger_plant_differs_from_planted_b_in_fio_alone():
+    '''planted-c (the diagnose bench's stronger plant): planted-b's stack
+    but fio +doublewrite, a recipe of its own (namespace
+    microbench_test_double) with one patch more.'''
+    found = diff.diff(planted('b'), planted('c'))
+    assert found.units() == ['fio']
+    assert found.rebuilt == {} and found.comes_with == {}
+    assert found.changes['fio'].kinds == ('variants', 'recipe')
+    (double,) = found.changes['fio'].b
+    assert double.variants()['slowwrite'] is True
+    assert double.variants()['doublewrite'] is True
+    assert double.namespace == 'microbench_test_double'
+    found = diff.diff(planted('a'), planted('c'))
+    assert found.units() == diff.diff(planted('a'), planted('b')).units()
+
+
 def test_a_change_reads_as_an_operator_says_it():
     found = diff.diff(planted('a'), planted('b'))
     assert found.changes['ior'].describe() == \

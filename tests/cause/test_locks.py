@@ -15,12 +15,13 @@ from spack_manifests import ENVS, ENVS_DIR
 DATA = os.path.join(os.path.dirname(__file__), '..', 'data', 'spack')
 
 #: Real locks made by the pinned Spack: every environment's, the locks
-#: before issue 43 moved the pins, the planted scenario's
+#: before issue 43 moved the pins, the planted scenario's (planted-c: the
+#: diagnose bench's stronger plant)
 REAL = sorted([os.path.join(ENVS_DIR, env, 'spack.lock') for env in ENVS]
               + [os.path.join(DATA, name) for name in os.listdir(DATA)
                  if name.endswith('.lock')]
               + [os.path.join(DATA, side, 'spack.lock')
-                 for side in ('planted-a', 'planted-b')])
+                 for side in ('planted-a', 'planted-b', 'planted-c')])
 
 
 def _raw(path):

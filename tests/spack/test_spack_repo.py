@@ -359,36 +359,3 @@ def test_pydarshan_3_5_0_is_the_version_of_its_tree():
 
 
 # -- the test repository (tests/data/spack_repo): never in production ---------
-
-TEST_REPO = os.path.join(os.path.dirname(__file__), '..', 'data',
-                         'spack_repo', 'spack_repo', 'microbench_test')
-
-
-@pytest.mark.parametrize('env', ENVS)
-def test_no_environment_lists_the_test_repository(env):
-    repos = manifest(env).get('repos') or {}
-    assert 'microbench_test' not in repos
-    for path in repos.values():
-        assert 'tests' not in os.path.normpath(path).split(os.sep), (
-            f'{env}: {path}')
-
-
-def test_the_planted_slow_fio_patch_applies_to_fio_3_33(tmp_path):
-    '''The +slowwrite patch of the test repository applies to fio 3.33's
-    engines/sync.c and slows its writes only.'''
-    patch = os.path.join(TEST_REPO, 'packages', 'fio',
-                         'fio-3.33-slow-sync-writes.patch')
-    repo = upstream.clone('axboe+fio')
-    tar = subprocess.run(['git', '-C', repo, 'archive', '--format=tar',
-                          'fio-3.33', 'engines/sync.c'],
-                         capture_output=True, check=True).stdout
-    subprocess.run(['tar', '-x', '-C', str(tmp_path)], input=tar,
-                   check=True)
-    applied = subprocess.run(['patch', '-p1', '-i', patch],
-                             cwd=tmp_path, capture_output=True, text=True)
-    assert applied.returncode == 0, applied.stdout + applied.stderr
-    source = (tmp_path / 'engines' / 'sync.c').read_text()
-    assert source.count('slow_write_again(io_u, ret);') == 4
-    # the reads are untouched
-    assert 'ret = pread(f->fd, io_u->xfer_buf, io_u->xfer_buflen, ' \
-        'io_u->offset);\n' in source

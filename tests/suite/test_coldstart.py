@@ -72,10 +72,12 @@ def test_flags_record_and_note():
     assert found == [('write_median_mib_s', 'round 1 x2.4 slower'),
                      ('latency_median_us', 'round 1 x2.3 slower')]
     text = coldstart.record(found)
-    assert text == ('write_median_mib_s: round 1 x2.4 slower;'
-                    'latency_median_us: round 1 x2.3 slower')
-    # the verdicts read the record back
+    assert text == ('write_median_mib_s=round 1 x2.4 slower;'
+                    'latency_median_us=round 1 x2.3 slower')
+    # the verdicts read the record back, and a record of the older
+    # spelling (``<figure>: <words>``) alike
     assert figures.cold_starts(text) == dict(found)
+    assert figures.cold_starts(text.replace('=', ': ')) == dict(found)
     assert coldstart.note(found) == (
         'cold start: write_median_mib_s round 1 x2.4 slower, '
         'latency_median_us round 1 x2.3 slower')

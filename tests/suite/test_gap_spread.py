@@ -175,7 +175,7 @@ def test_the_note_and_the_record_of_a_real_gap():
         'apart, and the samples spread 715.6-2881 MiB/s: too spread to '
         'tell; more rounds (-S samples=N) or a quieter node')
     assert gap.spread_record(name, found) == (
-        'unbound_over_bound: gap 2.47, rounds 0.741 to 3.44')
+        'unbound_over_bound=gap 2.47, rounds 0.741 to 3.44')
     (_, name, default, realistic, _, _), = (
         row for row in RECORDED
         if row[:2] == ('all-quick', 'easy_stat_none_over_node'))
@@ -261,7 +261,7 @@ def test_rounds_that_cannot_be_paired_give_the_widest_interval():
     found = stats.too_spread(default, realistic)
     assert not found.paired and found.spread == pytest.approx(5.0)
     assert 'its samples allow 0.4 to 2, ' in gap.spread_note('g', found)
-    assert gap.spread_record('g', found) == 'g: gap 1, samples allow 0.4 to 2'
+    assert gap.spread_record('g', found) == 'g=gap 1, samples allow 0.4 to 2'
 
 
 def test_a_realistic_round_of_zero_has_no_ratio():

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from microbench import components
+from microbench import components, fields
 from microbench.verdicts import figures, storage, weather
 from microbench.verdicts.export import destinations
 from microbench.verdicts.report import shares
@@ -205,9 +205,9 @@ def withheld_copy(source, reason, later=0):
     info['uuid'] = str(uuid.UUID(int=uuid.UUID(info['uuid']).int ^ 1))
     info['time_start_unix'] += later
     for case in found['runs'][-1]['testcases']:
-        names = pairs(case.get('limit_name') or '')
-        case['limit_name'] = ';'.join(
-            f'{figure}={name.split(" (")[0]} (withheld: {reason})'
+        names = fields.LIMIT_NAME.decode(case.get('limit_name'))
+        case['limit_name'] = fields.LIMIT_NAME.encode(
+            (figure, components.withheld_label(fields.limit_of(name), reason))
             for figure, name in names.items())
         case['limit_value'] = case['share_of_limit'] = ''
     return found

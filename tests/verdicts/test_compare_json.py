@@ -57,8 +57,15 @@ def _old(data):
 @pytest.mark.parametrize('change, said', [
     (_old, 'the JSON of an older microbench compare (version 1, no format '
            'member): make it again'),
-    (lambda d: d.update(version=5), 'version 5; this microbench reads '
-                                    'version 4'),
+    (lambda d: d.update(version=6), 'version 6; this microbench reads '
+                                    'version 5'),
+    (lambda d: d.update(version=3), 'version 3; this microbench reads '
+                                    'version 5'),
+    (lambda d: d['figures'][0]['reasons'].append({'kind': 'mood',
+                                                  'text': 'x'}),
+     "reasons[1]: kind 'mood' is not one of statistics"),
+    (lambda d: d['figures'][0]['reasons'].append({'kind': 'event'}),
+     "reasons[1]: no member 'text'"),
     # version 3: no diagnosis of an event
     (lambda d: d['events'][0].pop('diagnosis'),
      "events[0]: no member 'diagnosis'"),
@@ -131,3 +138,26 @@ def test_each_reader_refuses_an_older_json_in_one_line(stored, command):
     assert line.startswith(f'microbench {command[0]}: error: ')
     assert 'the JSON of an older microbench compare (version 1' in line
     assert not (tmp / 'out').exists() and not (tmp / 'out.txt').exists()
+
+
+def test_a_version_4_document_is_read_with_its_why_as_its_reason(doc,
+                                                                 tmp_path):
+    '''Last night's file, written before figures had reasons, still
+    reads: each figure's ``why`` is its one reason.'''
+    data = json.loads(json.dumps(doc))
+    data['version'] = 4
+    for row in data['figures']:
+        row.pop('reasons')
+    path = tmp_path / 'v4.json'
+    path.write_text(json.dumps(data))
+    found = compare_json.read(str(path))
+    assert found.doc['version'] == compare_json.VERSION
+    for row in found.figures:
+        assert row['reasons'] == [{'kind': 'statistics', 'text': row['why']}]
+
+
+def test_every_figure_is_written_with_its_reasons(doc):
+    for row in doc['figures']:
+        assert row['reasons'] and row['reasons'][-1]['kind'] == 'statistics'
+        assert row['why'] == '; '.join(item['text']
+                                       for item in row['reasons'])

@@ -1,15 +1,18 @@
 '''What a finding is, and the catalogue entries the audit judges.
 
-A finding names its catalogue entry (S1-S7 and N1-N3: docs/index.md; M1,
-one run where samples are needed: docs/operators/audit.md), the evidence
-(the option, or its absence) and where it is (file and line), why it
-distorts the figure (the paper's section or the source), how sure it is
-(``certain``, or ``depends on ...``) and the realistic form: the input
-rewritten, ready to run.  Each entry names the check that measures the
-pitfall and the gap that check reports.
+A finding names its catalogue entry (S1-S7, N1-N3 and M1, one run where
+samples are needed: microbench/catalogue.py, docs/reference/pitfalls.md),
+the evidence (the option, or its absence) and where it is (file and
+line), why it distorts the figure (and the paper's section or the
+source), how sure it is (``certain``, or ``depends on ...``) and the
+realistic form: the input rewritten, ready to run.  Each entry's title
+and reason are its catalogue entry's, and it names the check that
+measures the pitfall and the gap that check reports.
 '''
 
 from dataclasses import dataclass, field
+
+from microbench import catalogue
 
 #: How sure a finding is when nothing else decides it
 CERTAIN = 'certain'
@@ -28,57 +31,19 @@ class Entry:
     gap: str = None
 
 
-#: Every entry the audit judges, by id
-CATALOGUE = {entry.id: entry for entry in (
-    Entry('S1', 'cache flags: buffered writes measure the page cache',
-          'buffered writes land in the page cache: the figure is system '
-          'calls and memcpy, not storage ("Keeping It Real", PDSW 2020, '
-          'section II-D, Fig. 6)', 'fio_cache_flags', 'buffered_over_direct'),
-    Entry('S2', 'file allocation: the file is preallocated before the timed '
-          'phase', 'the benchmark reserves the file (fallocate()) before '
-          'it times the writes, hiding the block allocation and size '
-          'updates a growing file pays ("Keeping It Real", section II-E, '
-          'Fig. 7)', 'fio_fallocate', 'preallocated_over_none'),
-    Entry('S3', 'time_based overwrite: a small file written again and again',
-          'with time_based the benchmark wraps at the end of a small file '
-          'and overwrites blocks already allocated and cached ("Keeping It '
-          'Real", section II-E, Fig. 7)', 'fio_time_based_overwrite',
-          'overwrite_over_baseline'),
-    Entry('S4', 'read after write (or stat after create) from the client\'s '
-          'cache', 'a task reads back what its own node just wrote: the '
-          'page cache answers, not storage (Lockwood, "Basics of I/O '
-          'Benchmarking"; IO500\'s rules -C -Q 1 -e)', 'ior_page_cache',
-          'easy_read_none_over_reorder_fsync'),
-    Entry('S5', 'stripe count and alignment on Lustre',
-          'a shared file on Lustre\'s default layout (one stripe) is '
-          'served by one storage target (Snyder; lfs setstripe -c)',
-          'lustre_striping', 'striped_over_one_stripe'),
-    Entry('S6', 'data reduction: data a compressing or deduplicating '
-          'store keeps in a fraction of its size', 'zero-filled, '
-          'compressible or repeated buffers are stored reduced: the figure '
-          'is not that of the bytes written (IO500 rule 7)'),
-    Entry('S7', 'polled storage completions', 'io_uring\'s hipri or '
-          'sqthread_poll spin a core for completions, which the job\'s CPU '
-          'figures do not show (the storage form of N2)'),
-    Entry('N1', 'buffer reuse: every message from one hot buffer',
-          'osu_bw sends every message from one buffer, registered and '
-          'cached; a data service moves data from many addresses ("Keeping '
-          'It Real", section II-A, Figs. 2-3)', 'osu_buffer_reuse',
-          'multiple_over_single'),
-    Entry('N2', 'completion method: busy polling',
-          'fabtests poll the completion queue in a loop, burning a core; a '
-          'service that waits blocks on a file descriptor ("Keeping It '
-          'Real", section II-B, Fig. 4)', 'fabtests_completion',
-          'fd_over_spin'),
-    Entry('N3', 'CPU binding: a process that needs two cores pinned to one',
-          'the provider\'s progress thread and busy polling need two cores '
-          'while the launcher binds each process to one ("Keeping It '
-          'Real", section II-C, Fig. 5)', 'fabtests_binding',
-          'unbound_over_bound'),
-    Entry('M1', 'one run, not samples', 'one measurement says nothing: '
-          'repeat (3 at least, round-robin with the other configurations) '
-          'and report median, min and max (Kuhn; the paper took 50)'),
-)}
+def _entry(rule, pitfall):
+    '''The audit's entry of ``rule``, from its catalogue entry: its
+    name, how it distorts the figure and where that comes from, and the
+    first of its checks that reports a gap.'''
+    check = next((c for c in pitfall.checks if c.gap), None)
+    return Entry(rule, pitfall.name, catalogue.why(pitfall),
+                 check.name if check else None, check.gap if check else None)
+
+
+#: Every entry the audit judges, by id: the catalogue's entries that name
+#: an audit rule (microbench/catalogue.py)
+CATALOGUE = {rule: _entry(rule, pitfall)
+             for rule, pitfall in catalogue.audited().items()}
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-from microbench import knobs, paths
+from microbench import fields, knobs, paths
 from microbench.audit import fiojob, getopt, options, words
 
 #: The checks ``--measure`` knows how to pair, by tool
@@ -340,9 +340,9 @@ def gap_text(report, gap, forms=None):
 
 
 def _figure_samples(case, gap):
-    for item in (case.get('figure_samples') or '').split(';'):
-        name, _, values = item.partition('=')
-        if name == gap:
-            return values
-    return '?'
+    '''The samples of ``gap`` in the ``figure_samples`` of a test
+    ``case``, as recorded; ``?`` where it has none.'''
+    samples = fields.FIGURE_SAMPLES.read(case.get('figure_samples'))
+    return fields.FIGURE_SAMPLES.value.encode(samples[gap]) \
+        if gap in samples else '?'
 

@@ -97,6 +97,10 @@ def add_arguments(parser):
     parser.add_argument('--batch', type=int, default=BATCH, metavar='PAIRS',
                         help='pairs of rounds of each further batch '
                         '(default %(default)s)')
+    parser.add_argument('--watch', action='append', default=[],
+                        metavar='CHECK:VARIANT:FIGURE', help='stop when '
+                        'these figures are decided (default: every figure; '
+                        'the others undecided then are inconclusive)')
     parser.add_argument('--cap', type=int, metavar='PAIRS', help='the most '
                         'pairs of rounds (default: the rule\'s)')
     parser.add_argument('--dry-run', action='store_true', help='check the '
@@ -120,6 +124,7 @@ class Plan:
             raise ValueError(f'--first {args.first} --batch {args.batch}: '
                              f'a batch runs at least one pair of rounds')
         self.first, self.batch = args.first, args.batch
+        self.watched = watched_of(getattr(args, 'watch', None) or ())
         self.db = storage_of(args.db)
         if args.json:
             compare.writable(args.json, '--json')
@@ -130,6 +135,18 @@ class Plan:
         self.mode = 'quick' if args.mode else 'full'
         self.pattern = abchecks.pattern(self.checks)
         self.fixtures = abchecks.fixtures(self.checks)
+
+
+def watched_of(items):
+    '''``{(check, variant, figure)}`` of ``--watch`` items.'''
+    out = set()
+    for item in items:
+        parts = tuple(item.split(':')) if isinstance(item, str) else item
+        if len(parts) != 3 or not all(parts):
+            raise ValueError(f'--watch {str(item)[:80]!r}: not '
+                             f'CHECK:VARIANT:FIGURE')
+        out.add(parts)
+    return out
 
 
 def stacks_of(args):
@@ -278,7 +295,7 @@ def experiment(plan):
     env = abrun.environment(plan.db)
     state = sequential.Experiment(plan.rule)
     batches, extra, found = [], [], {}
-    while not batches or sequential.needs_more(state):
+    while not batches or sequential.needs_more(state, plan.watched):
         count = plan.first if not batches else plan.batch
         count = min(count, plan.rule.cap - state.pairs_run)
         try:
@@ -298,6 +315,7 @@ def experiment(plan):
             print(f'ab: batch {batch.number} measured no figure on both '
                   f'stacks (see above): no more batches', flush=True)
             break
+    sequential.settle(state)
     return state, found, batches
 
 
@@ -322,6 +340,7 @@ def document(plan, state, found, batches):
     # members the format keeps unchecked: what each batch was
     doc['id'] = plan.id
     doc['batches'] = [batch.summary() for batch in batches]
+    doc['watched'] = [':'.join(key) for key in sorted(plan.watched)]
     doc['minutes'] = round(sum(batch.minutes for batch in batches), 2)
     return doc
 

@@ -36,10 +36,11 @@ import math
 
 from microbench.cause import sequential
 from microbench.verdicts import rule as bands
+from microbench.verdicts import vocabulary
+from microbench.verdicts.vocabulary import UNDECIDED
 
 #: The causes an experiment finds
-CAUSES = ('software (by experiment)', 'machine (by experiment)',
-          'not reproduced', 'inconclusive')
+CAUSES = tuple(vocabulary.EXPERIMENT_CAUSES)
 
 #: Where a level lies
 BEFORE, TONIGHT, NEITHER = 'the level before', "tonight's level", 'neither'
@@ -92,17 +93,17 @@ def classify(before, tonight, ab, tolerance=bands.FLOOR):
                         ("A's level in the A/B", ab.get('median_a')),
                         ("B's level in the A/B", ab.get('median_b'))):
         if not _positive(value):
-            return _said('inconclusive', f'{name} is {value!r:.40}, not a '
+            return _said(UNDECIDED, f'{name} is {value!r:.40}, not a '
                          f'positive number')
     event = tonight / before
     if abs(event - 1) <= tolerance:
-        return _said('inconclusive', f'the event\'s change '
+        return _said(UNDECIDED, f'the event\'s change '
                      f'{sequential.change(event)} is within the tolerance '
                      f'±{_pct(tolerance)}: the levels cannot be told apart')
     verdict = ab.get('verdict')
     if verdict not in sequential.VERDICTS or verdict in ('continue',
-                                                         'inconclusive'):
-        return _said('inconclusive', f'the A/B says {verdict!r:.40}: '
+                                                         UNDECIDED):
+        return _said(UNDECIDED, f'the A/B says {verdict!r:.40}: '
                      f'{str(ab.get("why", ""))[:200]}')
     better = sequential.DIRECTIONS.get(ab.get('direction'), 0)
     as_event = sequential.word(better, event > 1)
@@ -114,7 +115,7 @@ def classify(before, tonight, ab, tolerance=bands.FLOOR):
     if verdict == 'same':
         return _same(ab, event, side_a, side_b, levels)
     if verdict != as_event:
-        return _said('inconclusive', f'the A/B says {verdict} where the '
+        return _said(UNDECIDED, f'the A/B says {verdict} where the '
                      f'event is {as_event}: not the software\'s change; '
                      f'{levels}')
     way_b = _way(ab['median_b'], before, tonight)
@@ -123,15 +124,15 @@ def classify(before, tonight, ab, tolerance=bands.FLOOR):
                      f'keeps the level before and tonight\'s does not: '
                      f'{verdict} (B/A {ab["ratio"]:.3f}); {levels}')
     if side_a == BEFORE:
-        return _said('inconclusive', f'{verdict}, but B only '
+        return _said(UNDECIDED, f'{verdict}, but B only '
                      f'{_pct(way_b)} of the way to tonight\'s level: the '
                      f'software explains part of the event; {levels}')
     if side_a == TONIGHT:
-        return _said('inconclusive', f'A is at tonight\'s level and B '
+        return _said(UNDECIDED, f'A is at tonight\'s level and B '
                      f'changed further ({verdict}, B/A '
                      f'{ab["ratio"]:.3f}): the machine and the software '
                      f'both; {levels}')
-    return _said('inconclusive', f'{verdict}, but A is at neither level: '
+    return _said(UNDECIDED, f'{verdict}, but A is at neither level: '
                  f'{levels}')
 
 
@@ -139,10 +140,10 @@ def _same(ab, event, side_a, side_b, levels):
     '''The cause where the A/B says ``same``.'''
     reach = ab.get('reach')
     if not _positive(reach) and reach != 0:
-        return _said('inconclusive', f'the A/B\'s reach is {reach!r:.40}, '
+        return _said(UNDECIDED, f'the A/B\'s reach is {reach!r:.40}, '
                      f'not a number')
     if reach >= abs(event - 1):
-        return _said('inconclusive', f'the A/B says same, but within '
+        return _said(UNDECIDED, f'the A/B says same, but within '
                      f'±{_pct(reach)}: it cannot rule out a software change '
                      f'of the event\'s size; {levels}')
     if side_a == side_b == TONIGHT:
@@ -152,5 +153,5 @@ def _same(ab, event, side_a, side_b, levels):
     if side_a == side_b == BEFORE:
         return _said('not reproduced', f'both stacks at the level before, '
                      f'the same within ±{_pct(reach)}; {levels}')
-    return _said('inconclusive', f'the A/B says same, but the sides lie at '
+    return _said(UNDECIDED, f'the A/B says same, but the sides lie at '
                  f'different levels or at neither; {levels}')

@@ -40,7 +40,9 @@ import time
 
 from microbench.cause import (ab, ab_json, abchecks, abstacks, classify,
                               diagnosis_json, nightstacks)
-from microbench.verdicts import compare_json, figures, history, storage
+from microbench.verdicts import (compare_json, figures, history, storage,
+                                 vocabulary)
+from microbench.verdicts.vocabulary import UNDECIDED
 
 HELP = ('class an event by experiment: its checks on the night-before '
         'stack and tonight\'s, interleaved')
@@ -139,7 +141,7 @@ def selected(verdicts, how):
     if how == 'all':
         return list(verdicts.events)
     return [event for event in verdicts.events
-            if event['new'] and event['verdict'] == 'regression'
+            if event['new'] and event['verdict'] == vocabulary.REGRESSION
             and 'software' in event['cause']]
 
 
@@ -220,14 +222,17 @@ class Plan:
 
 def ab_args(args, plan, path):
     '''The arguments of ``microbench ab`` for the plan's A/B, its JSON to
-    ``path``.'''
+    ``path``; it stops when the event's members are decided (the other
+    figures of its checks are then said, decided or not).'''
     return argparse.Namespace(
         checks=plan.checks, a=plan.a, b=None if plan.aa else plan.b,
         aa=plan.aa, a_name=plan.names[0],
         b_name=plan.names[0 if plan.aa else 1], system=plan.where,
         mode=args.mode, setvars=list(args.setvars),
         job_options=list(args.job_options), json=path, first=args.first,
-        batch=args.batch, cap=args.cap, dry_run=False, db=plan.ab_db)
+        batch=args.batch, cap=args.cap, dry_run=False, db=plan.ab_db,
+        watch=[(member['check'], member['variant'], member['figure'])
+               for member in plan.event['members']])
 
 
 def levels(verdicts):
@@ -257,7 +262,7 @@ def classified(event, found, ab_doc):
                         'verdict': diagnosis_json.NOT_MEASURED,
                         'label': diagnosis_json.NOT_MEASURED, 'ratio': None,
                         'low': None, 'high': None, 'median_a': None,
-                        'median_b': None, 'cause': 'inconclusive',
+                        'median_b': None, 'cause': UNDECIDED,
                         'why': 'the A/B did not measure it on both stacks'})
             continue
         said = classify.classify(before, tonight, row)
@@ -273,7 +278,7 @@ def classified(event, found, ab_doc):
 def cause_of(rows):
     '''The event's (cause, why) from its members' rows: the decided ones'
     cause where they agree.'''
-    decided = [row['cause'] for row in rows if row['cause'] != 'inconclusive']
+    decided = [row['cause'] for row in rows if row['cause'] != UNDECIDED]
     counts = {cause: decided.count(cause) for cause in classify.CAUSES
               if cause in decided}
     split = ', '.join(f'{count} {cause}' for cause, count in counts.items())
@@ -281,9 +286,9 @@ def cause_of(rows):
     rest = f'; {undecided} inconclusive' if undecided else ''
     if not decided:
         why = rows[0]['why'] if len(rows) == 1 else 'no member decided'
-        return 'inconclusive', f'{why}{"" if len(rows) == 1 else rest}'
+        return UNDECIDED, f'{why}{"" if len(rows) == 1 else rest}'
     if len(counts) > 1:
-        return 'inconclusive', f'the members disagree: {split}{rest}'
+        return UNDECIDED, f'the members disagree: {split}{rest}'
     cause = decided[0]
     first = next(row for row in rows if row['cause'] == cause)
     return cause, (f'{split} of {len(rows)} member(s){rest}; '

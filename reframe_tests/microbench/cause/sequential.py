@@ -73,6 +73,8 @@ import numpy as np
 
 from microbench.cause import pairs as paired
 from microbench.verdicts import rule as bands
+from microbench.verdicts import vocabulary
+from microbench.verdicts.vocabulary import UNDECIDED
 
 #: The most one experiment calls a false difference (all figures and all
 #: looks together)
@@ -99,8 +101,7 @@ MOST_PAIRS = 100
 DIRECTIONS = {'higher-is-better': 1, 'lower-is-better': -1, 'none': 0}
 
 #: Verdicts, from worst; ``continue`` is never final
-VERDICTS = ('B slower', 'B higher', 'B lower', 'inconclusive', 'continue',
-            'B faster', 'same')
+VERDICTS = tuple(vocabulary.AB_VERDICTS)
 
 #: (better, B's ratio above 1) -> the verdict of a change
 _WORDS = {(1, True): 'B faster', (1, False): 'B slower',
@@ -285,13 +286,13 @@ def _final(got, rule):
             f'interval reaches ±{reach}, beyond ±{_pct(rule.max_reach)}: '
             f'a change smaller than that cannot be seen in {rule.cap} '
             f'pairs (more samples a round, or a quieter machine)')
-    return 'inconclusive', 'inconclusive (a small change)', (
+    return UNDECIDED, 'inconclusive (a small change)', (
         f'{_shown(got)} at the cap: a change {change(got["ratio"])}, '
         f'inside ±{_pct(rule.threshold)}, but the interval reaches beyond it')
 
 
 def _few(usable, look, rule, final):
-    verdict = 'inconclusive' if final else 'continue'
+    verdict = UNDECIDED if final else 'continue'
     label = (f'inconclusive ({usable} usable pairs)' if final
              else 'continue')
     return Judgement(verdict, label, (
@@ -372,11 +373,31 @@ class Experiment:
         return self.judgements
 
 
-def needs_more(state):
+def needs_more(state, watched=()):
     '''Whether the runner should run another pair of rounds: a figure is
     still ``continue`` and the cap is not reached (False where there is no
-    figure to judge: more rounds would not make one).'''
+    figure to judge: more rounds would not make one).  ``watched``:
+    ``(check, variant, figure)`` of the figures that decide it (a
+    diagnosis watches its event's members); every figure where none of
+    them is judged.'''
     if state.pairs_run >= state.rule.cap or not state.judgements:
         return False
+    looked = [found for key, found in state.judgements.items()
+              if key[:3] in watched]
     return any(found.verdict == 'continue'
-               for found in state.judgements.values())
+               for found in looked or state.judgements.values())
+
+
+def settle(state):
+    '''The judgements of an experiment that stopped before every figure
+    was decided (its watched figures were, or a batch failed): a figure
+    still ``continue`` is ``inconclusive (stopped early)``, its numbers
+    kept.'''
+    for key, found in state.judgements.items():
+        if found.verdict == 'continue':
+            state.judgements[key] = dataclasses.replace(
+                found, verdict=UNDECIDED, label='inconclusive (stopped '
+                'early)', why=f'{found.why}; the experiment stopped before '
+                f'it was decided (the figures it watched were, or a batch '
+                f'failed)')
+    return state.judgements

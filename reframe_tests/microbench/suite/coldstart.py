@@ -36,6 +36,7 @@ import math
 
 import numpy as np
 
+from microbench import fields
 from microbench.units import FASTER
 
 #: The fewest samples judged: round 1 and two others (their range)
@@ -101,9 +102,10 @@ def flags(figures):
 
 
 def record(found):
-    '''The ``cold_start`` field of :func:`flags`: ``<figure>: round 1
-    x2.4 slower`` joined by ``;``, '' if none.'''
-    return ';'.join(f'{name}: {words}' for name, words in found)
+    '''The ``cold_start`` field of :func:`flags`
+    (:data:`microbench.fields.COLD_START`: ``<figure>=round 1 x2.4
+    slower`` joined by ``;``), '' if none.'''
+    return fields.COLD_START.encode(found)
 
 
 def note(found):

@@ -30,6 +30,7 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import fixture, run_after, sanity_function
 from reframe.core.exceptions import SanityError, SkipTestError
 
+from microbench import fields
 from microbench.suite import coldstart, stats
 from microbench.suite.recorded import copy_shared, Recorded
 
@@ -70,10 +71,17 @@ def sample(value):
 
 
 def spread_record(name, unclear):
-    '''What the ``too_spread`` record says of gap ``name``.'''
+    '''What the ``too_spread`` record says of gap ``name``
+    (:data:`microbench.fields.TOO_SPREAD`).'''
+    return fields.TOO_SPREAD.encode({name: spread_words(unclear)})
+
+
+def spread_words(unclear):
+    '''What the ``too_spread`` record says of one gap, its name left
+    out.'''
     rounds = 'rounds' if unclear.paired else 'samples allow'
-    return (f'{name}: gap {unclear.gap:.3g}, {rounds} {unclear.low:.3g} '
-            f'to {unclear.high:.3g}')
+    return (f'gap {unclear.gap:.3g}, {rounds} {unclear.low:.3g} to '
+            f'{unclear.high:.3g}')
 
 
 class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
@@ -192,7 +200,9 @@ class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
         found = {name: unclear for name, unclear in found.items()
                  if unclear is not None}
         return (' ; '.join(spread_note(*item) for item in found.items()),
-                ';'.join(spread_record(*item) for item in found.items()))
+                fields.TOO_SPREAD.encode({
+                    name: spread_words(unclear)
+                    for name, unclear in found.items()}))
 
     @sanity_function
     def collect_inputs(self):
@@ -216,9 +226,9 @@ class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
              if dep.note})]))
         ratios = {name: self.round_ratios(*pair)
                   for name, pair in self.gaps.items()}
-        self.figure_samples = ';'.join(f'{name}={samples}'
-                                       for name, samples in ratios.items()
-                                       if samples is not None)
+        self.figure_samples = fields.FIGURE_SAMPLES.encode(
+            (name, samples.values) for name, samples in ratios.items()
+            if samples is not None)
         # The inputs' notes say theirs; the gap records its own rounds
         self.cold_start = coldstart.record(coldstart.flags(
             {name: samples for name, samples in ratios.items()

@@ -17,7 +17,7 @@ what the wire allows, is a shared-memory path or a broken measurement.
 
 import collections
 
-from microbench import components
+from microbench import components, fields
 from microbench.units import figure_name
 
 #: A median figure's share of its limit in force: the figure's name, the
@@ -134,7 +134,8 @@ def shares(check, per_node):
                                    else 1)
         share = components.share(median, value, kind)
         found.append(Share(reported(check, name, samples.unit),
-                           f'{limit_name} ({source})', value, share,
+                           fields.limit_label(limit_name, source), value,
+                           share,
                            components.beyond(share, stats, kind), cached))
 
     return found
@@ -142,14 +143,15 @@ def shares(check, per_node):
 
 def record(check, found):
     '''Set the record fields ``limit_name``, ``limit_value`` and
-    ``share_of_limit`` of ``check`` (``<figure>=<value>`` joined by
-    ``;``) from ``found``, its :class:`Share` s (a withheld one in
-    ``limit_name`` only).'''
-    check.limit_name = ';'.join(f'{s.figure}={s.limit}' for s in found)
-    check.limit_value = ';'.join(f'{s.figure}={s.value:.6g}' for s in found
-                                 if s.value is not None)
-    check.share_of_limit = ';'.join(f'{s.figure}={s.share:.4g}'
-                                    for s in found if s.share is not None)
+    ``share_of_limit`` of ``check`` (their codecs:
+    :mod:`microbench.fields`) from ``found``, its :class:`Share` s (a
+    withheld one in ``limit_name`` only).'''
+    check.limit_name = fields.LIMIT_NAME.encode(
+        (s.figure, s.limit) for s in found)
+    check.limit_value = fields.LIMIT_VALUE.encode(
+        (s.figure, s.value) for s in found)
+    check.share_of_limit = fields.SHARE_OF_LIMIT.encode(
+        (s.figure, s.share) for s in found)
 
 
 def reported(check, name, unit):

@@ -29,6 +29,7 @@ be in the page cache, or not; the residency witness
 import collections
 import statistics
 
+from microbench import fields
 from microbench.suite import launchers, limits, node
 from microbench.suite.output import OutputError
 from microbench.units import GIB, size_bytes
@@ -161,12 +162,12 @@ def judge(check, found):
     memory = max(nodes.values())
     words = ("the node's memory" if len(set(nodes.values())) == 1
              else "the largest memory of the job's nodes")
-    pairs, notes = [], []
+    pairs, notes = {}, []
     for name, seen in found.items():
         figure = limits.reported(check, name, check.figures[name].unit)
-        pairs.append(f'{figure}={ratios(seen.per_node, memory, cache)}')
+        pairs[figure] = ratios(seen.per_node, memory, cache)
         if seen.read and name not in check.cached:
             notes.append(read_note(name, seen.per_node, memory,
                                    check.memory_floor, cache, words))
-    check.data_to_memory = ';'.join(pairs)
+    check.data_to_memory = fields.DATA_TO_MEMORY.encode(pairs)
     check.note = '; '.join(filter(None, [check.note, *notes]))

@@ -35,7 +35,7 @@ import collections
 import os
 import shlex
 
-from microbench import paths
+from microbench import fields, paths
 from microbench.suite.fincore import parse_nodes, short
 from microbench.suite.output import OutputError
 from microbench.suite.rounds import SCRATCH
@@ -182,9 +182,9 @@ def judge(check, figure, found, direct=False, by_design=False):
         return
 
     largest = max(one.largest for one in seens)
-    check.resident_share = ';'.join(filter(None, [
-        check.resident_share,
-        f'{figure}=' + ','.join(percent(one.largest) for one in seens)]))
+    check.resident_share = fields.RESIDENT_SHARE.encode({
+        **fields.RESIDENT_SHARE.decode(check.resident_share),
+        figure: [100 * one.largest for one in seens]})
     worst = max(seens, key=lambda one: one.largest)
     said = f'{figure}: {worst.said()}'
     if len(seens) > 1:

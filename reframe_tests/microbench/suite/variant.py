@@ -19,7 +19,7 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import run_after, sanity_function, variable
 from reframe.core.exceptions import SanityError
 
-from microbench import private, sides
+from microbench import fields, private, sides
 from microbench.suite import (coldstart, limits, memory, progress, stacked,
                               witnessed)
 from microbench.suite.output import OutputError
@@ -283,11 +283,10 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
         self.sample_values = str(self.figure)
         medians = {name: figure_name(name, 'median', samples.unit)
                    for name, samples in self.figures.items()}
-        self.figure_samples = ';'.join(
-            f'{medians[name]}={samples}'
+        self.figure_samples = fields.FIGURE_SAMPLES.encode(
+            (medians[name], samples.values)
             for name, samples in self.figures.items()
-            if medians[name] in self.perf_variables
-        )
+            if medians[name] in self.perf_variables)
         cold = coldstart.flags({medians[name]: samples
                                 for name, samples in self.figures.items()
                                 if medians[name] in self.perf_variables})

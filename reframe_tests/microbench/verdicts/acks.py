@@ -55,18 +55,13 @@ import os
 import re
 
 from microbench import paths
-from microbench.verdicts import acks_yaml
+from microbench.verdicts import acks_yaml, vocabulary
 
 FORMAT = 'microbench acknowledgements'
 VERSION = 1
 
 #: What each kind of acknowledgement does
-KINDS = {
-    'expected': 'accept the new level from that night',
-    'noise': 'a false alarm: that night leaves the figure\'s history',
-    'known': 'a real problem tracked elsewhere: acknowledged while it '
-             'holds',
-}
+KINDS = vocabulary.ACK_KINDS
 
 #: The members of an entry: required, then optional
 REQUIRED = ('partition', 'check', 'variant', 'figure', 'night', 'kind',

@@ -26,7 +26,7 @@ from microbench import fields
 from microbench.cause import diagnosis_json
 from microbench.verdicts import (acks, compare_json, events, figures,
                                  history, nightly, prepost, rule, storage,
-                                 triage)
+                                 triage, vocabulary)
 
 HELP = 'did any figure change? (exit 1 on a new regression)'
 
@@ -124,7 +124,7 @@ def text(doc, about, extra):
                            doc['counts'].items()) + '\n')
     lines += _table(rows, extra)
     for row in rows:
-        if row['verdict'] != 'unchanged' or row.get('ack'):
+        if row['verdict'] != vocabulary.UNCHANGED or row.get('ack'):
             lines.append(f'{row["label"]}: {_figure(row)}: {row["why"]}')
     for row in rows:
         if row['cold_start']:
@@ -254,7 +254,7 @@ def pre_post(args):
                    role=None, downstream_of=None, confirmation=None,
                    label=row['verdict'])
     latest = after.sort_values('start', kind='stable')
-    regression = any(row['verdict'] == 'regression' for row in rows)
+    regression = any(row['verdict'] == vocabulary.REGRESSION for row in rows)
     doc = compare_json.document(
         'pre-post', latest['session'].iloc[-1],
         list(dict.fromkeys(latest['session'])), (args.before, args.after),

@@ -5,11 +5,12 @@ The report, the weather page, the export and the confirmation rerun read
 a night's verdicts from this file; each reads it with :func:`read`, which
 validates it whole and says in one line what is wrong (an older or newer
 version, a member missing or of the wrong type), never a traceback.  The
-document (``VERSION`` 4; version 3 had no ``diagnosis`` member of an
-event, version 2 no ``cold_start`` member of a figure, version 1 no
-``format`` member)::
+document (``VERSION`` 5; version 4 had no ``reasons`` member of a
+figure, and is read as if its ``why`` were its one reason; version 3 had
+no ``diagnosis`` member of an event, version 2 no ``cold_start`` member of
+a figure, version 1 no ``format`` member)::
 
-    format: "microbench compare"     version: 4
+    format: "microbench compare"     version: 5
     kind: "nightly" (compare --last) or "pre-post" (compare BEFORE AFTER)
     session: the session judged: tonight's nightly run; the latest of the
         after side
@@ -21,7 +22,9 @@ event, version 2 no ``cold_start`` member of a figure, version 1 no
     figures[]: one per figure: system, partition, environ, check, variant,
         figure, unit, verdict (:data:`VERDICTS`), label (the verdict as
         people read it: ``regression (confirmed)``, ``acknowledged (noise:
-        ...)``), why, median_before, median_after, ratio, p, since_session,
+        ...)``), why (its reasons as one line), reasons[] ({kind, text},
+        the latest first; kinds: :data:`vocabulary.REASONS`),
+        median_before, median_after, ratio, p, since_session,
         since_date, change_points[], ack (the acknowledgement in force, or
         null), verdict_unacknowledged, event (its fingerprint, or null),
         role (root, downstream, member, or null), downstream_of ({limit,
@@ -50,17 +53,20 @@ import os
 import numpy as np
 
 from microbench.cause import classify
+from microbench.verdicts import vocabulary
+from microbench.verdicts.verdict import Verdict
 
 FORMAT = 'microbench compare'
-VERSION = 4
+VERSION = 5
+
+#: The older versions read (a figure's ``reasons`` made from its ``why``)
+READ_TOO = (4,)
 
 KINDS = ('nightly', 'pre-post')
 
 #: Every verdict a figure may have, from worst: the nightly verdicts
 #: (:mod:`.nightly`) and those of two sides (:mod:`.rule`)
-VERDICTS = ('regression', 'changed', 'degraded', 'shifted', 'unconfirmed',
-            'acknowledged', 'inconclusive', 'improvement', 'improved',
-            'unchanged')
+VERDICTS = vocabulary.VERDICT_WORDS
 
 #: Roles of a figure in its event
 ROLES = ('root', 'downstream', 'member')
@@ -75,7 +81,10 @@ FIGURE = {'system': 'str', 'partition': 'str', 'environ': 'str',
           'change_points': 'list', 'ack': 'dict?',
           'verdict_unacknowledged': 'str', 'event': 'str?', 'role': 'str?',
           'downstream_of': 'dict?', 'confirmation': 'dict?',
-          'cold_start': 'str'}
+          'cold_start': 'str', 'reasons': 'list'}
+
+#: A reason of a figure's verdict (:class:`.verdict.Verdict`)
+REASON = {'kind': 'str', 'text': 'str'}
 
 POINT = {'session': 'str', 'date': 'str?', 'mean_before': 'num',
          'mean_after': 'num', 'change_pct': 'num', 'p': 'num',
@@ -189,7 +198,7 @@ def document(kind, session, sessions, sides, test, exit_code, figures,
         others).
     :arg differences: ``{field: (before, after)}``.
     '''
-    rows = [plain(row) for row in figures]
+    rows = [plain(Verdict(dict(row)).row) for row in figures]
     points = [{**{k: row[k] for k in KEY}, 'unit': row['unit'], **point}
               for row in rows for point in row.get('change_points') or ()]
     counts = {}
@@ -287,6 +296,9 @@ def validate(doc, path):
                 f'compare --json (this microbench reads version {VERSION})')
         raise FormatError(f'{path}: not the JSON of microbench compare (no '
                           f'format: {FORMAT!r} member)')
+    if doc.get('version') in READ_TOO and isinstance(doc.get('figures'),
+                                                     list):
+        _upgrade(doc)
     if doc.get('version') != VERSION:
         said = _shown(doc.get('version'))
         raise FormatError(f'{path}: the JSON of microbench compare version '
@@ -309,6 +321,12 @@ def validate(doc, path):
                               f'{", ".join(ROLES)}')
         for number, point in enumerate(row['change_points']):
             _members(point, POINT, f'{where}.change_points[{number}]')
+        for number, reason in enumerate(row['reasons']):
+            _members(reason, REASON, f'{where}.reasons[{number}]')
+            if reason['kind'] not in vocabulary.REASONS:
+                raise FormatError(f'{where}.reasons[{number}]: kind '
+                                  f'\'{_shown(reason["kind"])}\' is not one '
+                                  f'of {", ".join(vocabulary.REASONS)}')
     for index, event in enumerate(doc['events']):
         _members(event, EVENT, f'{path}: events[{index}]')
         if event['diagnosis'] is not None:
@@ -316,6 +334,16 @@ def validate(doc, path):
                        f'{path}: events[{index}].diagnosis')
     for index, point in enumerate(doc['change_points']):
         _members(point, POINT, f'{path}: change_points[{index}]')
+
+
+def _upgrade(doc):
+    '''A document of a version of :data:`READ_TOO` as this version says
+    it (in place): each figure's ``why`` its one reason.'''
+    for row in doc['figures']:
+        if isinstance(row, dict) and isinstance(row.get('why'), str):
+            row.setdefault('reasons', [{'kind': 'statistics',
+                                        'text': row['why']}])
+    doc['version'] = VERSION
 
 
 def _diagnosis(found, where):

@@ -33,7 +33,8 @@ import sys
 import time
 
 from microbench.verdicts import (advise, compare, compare_json, figures,
-                                 history, nightly, rule, storage, stored)
+                                 history, nightly, rule, storage, stored,
+                                 vocabulary)
 
 HELP = 'rerun the checks of tonight\'s regressions, then judge again'
 
@@ -64,7 +65,8 @@ def add_arguments(parser):
 
 def regressions(found):
     '''The figures (dicts of the compare JSON) a confirmation reruns.'''
-    return [row for row in found.figures if row['verdict'] == 'regression'
+    return [row for row in found.figures
+            if row['verdict'] == vocabulary.REGRESSION
             and not row.get('confirmation')]
 
 

@@ -46,18 +46,14 @@ import json
 import math
 
 from microbench import components, fields
-from microbench.verdicts import compare_json
+from microbench.verdicts import compare_json, vocabulary
+from microbench.verdicts.verdict import Verdict
 
 #: The verdicts of a figure whose change holds (it began on a night)
-CHANGED = ('regression', 'changed', 'degraded', 'shifted', 'acknowledged',
-           'improvement', 'improved')
+CHANGED = vocabulary.CHANGES
 
 #: An event's cause -> how it is said
-CAUSES = {'software': 'the suite or software changed',
-          'machine': 'the machine changed',
-          'software and machine': 'the suite or software and the machine '
-                                  'changed',
-          'nothing recorded': 'nothing recorded changed'}
+CAUSES = vocabulary.RECORDED_CAUSES
 
 #: (check, variant, figure) of each component limit -> the limit's name
 LIMIT_OF = {(check, variant, figure): name for name, (
@@ -123,7 +119,7 @@ def limit_of(row):
     '''The name of the limit a figure is judged against (its
     ``limit_name`` record says ``storage_write_mib_s (measured)``), or
     ''.'''
-    return str(row.get('limit_name') or '').split(' (')[0]
+    return fields.limit_of(row.get('limit_name'))
 
 
 def _clusters(rows, order):
@@ -161,35 +157,36 @@ def _downstream(rows, root, limit):
         row['role'] = 'downstream'
         row['downstream_of'] = {'limit': limit, 'change_pct': pct}
         said = f'downstream of {limit} ({_pct(pct)})'
-        if root['verdict'] == 'acknowledged' and row['verdict'] in CHANGED:
-            row['verdict'] = 'acknowledged'
+        if root['verdict'] == vocabulary.ACKNOWLEDGED and \
+                row['verdict'] in CHANGED:
             row['ack'] = {**(root.get('ack') or {}), 'downstream_of': limit}
-            row['why'] = f'{said}, acknowledged with it; {row["why"]}'
-        elif row['verdict'] == 'regression' and \
-                root['verdict'] != 'regression':
-            row['verdict'] = 'degraded'
-            row['why'] = (f'{said}, whose change was found before tonight: '
-                          f'no new alarm; {row["why"]}')
+            Verdict(row).add('downstream', f'{said}, acknowledged with it',
+                             vocabulary.ACKNOWLEDGED)
+        elif row['verdict'] == vocabulary.REGRESSION and \
+                root['verdict'] != vocabulary.REGRESSION:
+            Verdict(row).add('downstream', f'{said}, whose change was found '
+                             f'before tonight: no new alarm',
+                             vocabulary.DEGRADED)
         else:
-            row['why'] = f'{said}; {row["why"]}'
+            Verdict(row).add('downstream', said)
 
 
 def _joined(members, night, tonight):
     '''A regression found tonight in an event found on an earlier night
     (it began before ``tonight`` and holds a regression found before it,
     now ``degraded`` or ``acknowledged``) joins it without a new alarm.'''
-    alarmed = any(m['verdict'] in ('degraded', 'acknowledged')
+    alarmed = any(m['verdict'] in (vocabulary.DEGRADED,
+                                   vocabulary.ACKNOWLEDGED)
                   for m in members)
     if night == tonight or not alarmed:
         return
     date = next(m.get('since_date') for m in members
                 if m['since_session'] == night)
     for member in members:
-        if member['verdict'] == 'regression':
-            member['verdict'] = 'degraded'
-            member['why'] = (f'joins the event since {str(date)[:16]}, '
-                             f'found before tonight: no new alarm; '
-                             f'{member["why"]}')
+        if member['verdict'] == vocabulary.REGRESSION:
+            Verdict(member).add('event', f'joins the event since '
+                                f'{str(date)[:16]}, found before tonight: '
+                                f'no new alarm', vocabulary.DEGRADED)
 
 
 def _pct(pct):
@@ -247,7 +244,7 @@ def _event(system, partition, night, members, records, nights):
         'fingerprint': key, 'system': system, 'partition': partition,
         'night': night, 'date': next(m.get('since_date') for m in members
                                     if m['since_session'] == night),
-        'verdict': _worst(verdicts), 'new': 'regression' in verdicts,
+        'verdict': _worst(verdicts), 'new': vocabulary.REGRESSION in verdicts,
         'cause': cause(differences),
         'differences': {name: {'before': lhs, 'after': rhs} for name,
                         (lhs, rhs) in differences.items()},

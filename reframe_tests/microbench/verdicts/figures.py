@@ -76,30 +76,16 @@ def fmt(value):
 
 
 def parse_samples(text):
-    '''``{figure: samples}`` of a ``figure_samples`` record.'''
-    out = {}
-    for item in filter(None, (text or '').split(';')):
-        name, _, values = item.partition('=')
-        try:
-            out[name] = tuple(float(v) for v in values.split(','))
-        except ValueError:
-            continue
-
-    return out
-
-
-def _pairs(text):
-    '''``{figure: value}`` of a ``<figure>=<value>;...`` record.'''
-    return dict(item.partition('=')[::2]
-                for item in filter(None, (text or '').split(';')))
+    '''``{figure: samples}`` of a ``figure_samples`` record
+    (:data:`microbench.fields.FIGURE_SAMPLES`; a malformed pair left
+    out).'''
+    return fields.FIGURE_SAMPLES.read(text)
 
 
 def cold_starts(text):
-    '''``{figure: words}`` of a ``cold_start`` record, ``<figure>: round 1
-    x2.4 slower`` joined by ``;``.'''
-    pairs = (item.partition(': ') for item in (text or '').split(';'))
-    return {name.strip(): words.strip() for name, _, words in pairs
-            if name.strip() and words.strip()}
+    '''``{figure: words}`` of a ``cold_start`` record
+    (:data:`microbench.fields.COLD_START`; a malformed pair left out).'''
+    return fields.COLD_START.read(text)
 
 
 def _count(value):
@@ -119,8 +105,8 @@ def _number(text):
 
 def _limit(case, figure):
     '''The :data:`LIMIT` columns of ``figure`` of a test ``case``.'''
-    name, value, share = (_pairs(case.get(field)).get(figure)
-                          for field in LIMIT)
+    name, value, share = (fields.FIELDS[field].codec.read(
+        case.get(field)).get(figure) for field in LIMIT)
     return [name or '', _number(value), _number(share)]
 
 
@@ -172,7 +158,8 @@ def _rows(session):
                        *(str(case.get(f, '')) for f in CONTEXT),
                        *_limit(case, figure), cold.get(figure, ''),
                        _count(case.get(WARMUP)),
-                       _pairs(case.get(MEMORY)).get(figure, '')]
+                       fields.DATA_TO_MEMORY.read(case.get(MEMORY)).get(
+                           figure, '')]
 
 
 #: What a session that is not a ReFrame report raises in :func:`_rows`

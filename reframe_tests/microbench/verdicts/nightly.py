@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from microbench import fields
-from microbench.verdicts import changes, history, rule
+from microbench.verdicts import changes, history, rule, vocabulary
 
 #: Nights of history a figure needs before tonight
 MIN_NIGHTS = 14
@@ -62,13 +62,10 @@ SHARE = 0.35
 OTAVA_SEARCH = 3
 
 #: Tonight's verdicts, from worst; the exit code is 1 on a regression
-VERDICTS = ('regression', 'changed', 'degraded', 'shifted', 'inconclusive',
-            'improvement', 'improved', 'unchanged')
+VERDICTS = vocabulary.said_by(vocabulary.NIGHTLY)
 
 #: A state, and the verdict of a change to it that is new or that holds
-STATES = {'down': ('regression', 'degraded'),
-          'up': ('improvement', 'improved'),
-          'moved': ('changed', 'shifted')}
+STATES = vocabulary.states()
 
 
 def levels(figures, budget=BUDGET):
@@ -158,13 +155,13 @@ def judge(values, better, level, max_p, floor=rule.FLOOR):
     values = np.asarray(values, dtype=float)[-CAP:]
     prior = values.size - 1
     if prior < MIN_NIGHTS:
-        return {'verdict': 'inconclusive', 'since': None, 'recent': None,
-                'points': [], 'why': f'history: {prior} nights, needs '
-                                     f'{MIN_NIGHTS}'}
+        return {'verdict': vocabulary.INCONCLUSIVE, 'since': None,
+                'recent': None, 'points': [],
+                'why': f'history: {prior} nights, needs {MIN_NIGHTS}'}
     if not history.usable(values):
-        return {'verdict': 'inconclusive', 'since': None, 'recent': None,
-                'points': [], 'why': 'a night summary is not a positive '
-                                     'number'}
+        return {'verdict': vocabulary.INCONCLUSIVE, 'since': None,
+                'recent': None, 'points': [],
+                'why': 'a night summary is not a positive number'}
 
     tests = Series(values, better, level, max_p, floor)
     tonight, since, how = tests.state(prior)
@@ -172,7 +169,7 @@ def judge(values, better, level, max_p, floor=rule.FLOOR):
     out = {'since': since, 'recent': tests.recent(prior),
            'points': tests.points(prior + 1)}
     if tonight is None:
-        out.update(verdict='unchanged', why=_level_why(out['recent']))
+        out.update(verdict=vocabulary.UNCHANGED, why=_level_why(out['recent']))
     else:
         new = before != tonight
         out['verdict'] = STATES[tonight][0 if new else 1]
@@ -210,7 +207,7 @@ class Nightly:
         self.figures = table
         self.judged = nfigures
         self.level, self.max_p = level, max_p
-        self.exit_code = int((table['verdict'] == 'regression').any())
+        self.exit_code = int((table['verdict'] == vocabulary.REGRESSION).any())
 
     def counts(self):
         counts = self.figures['verdict'].value_counts()

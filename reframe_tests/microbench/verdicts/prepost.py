@@ -25,7 +25,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from microbench.verdicts import changes, history, rule
+from microbench.verdicts import changes, history, rule, vocabulary
 
 #: The family-wise level of a pre/post comparison
 ALPHA = 0.05
@@ -71,7 +71,7 @@ def judge(before, after, better, level, floor=rule.FLOOR, spread=None):
            'band_low': 1 - floor, 'band_high': 1 + floor,
            'sessions_before': before.size, 'sessions_after': after.size}
     if not history.usable(before) or not history.usable(after):
-        return {**out, 'verdict': 'inconclusive', 'ratio': math.nan,
+        return {**out, 'verdict': vocabulary.INCONCLUSIVE, 'ratio': math.nan,
                 'ci_low': math.nan, 'ci_high': math.nan, 'p': math.nan,
                 'why': 'a session summary is not a positive number'}
     if before.size == 1 and after.size == 1:
@@ -80,7 +80,7 @@ def judge(before, after, better, level, floor=rule.FLOOR, spread=None):
                 f'deviation) with nothing changed' if spread is not None
                 and not math.isnan(spread) else 'too few stored sessions '
                 'to say by how much they differ')
-        return {**out, 'verdict': 'inconclusive', 'ratio': ratio,
+        return {**out, 'verdict': vocabulary.INCONCLUSIVE, 'ratio': ratio,
                 'ci_low': math.nan, 'ci_high': math.nan, 'p': math.nan,
                 'why': f'one session a side: a session\'s own offset cannot '
                        f'be told from a change ({told}); run several '
@@ -99,13 +99,15 @@ def judge(before, after, better, level, floor=rule.FLOOR, spread=None):
     lo, hi = 1 - floor, 1 + floor
     if p < level and not lo <= ratio <= hi:
         sign = 1 if ratio > 1 else -1
-        verdict = ('changed' if not better else
-                   'improvement' if sign == better else 'regression')
+        verdict = (vocabulary.CHANGED if not better else
+                   vocabulary.IMPROVEMENT if sign == better else
+                   vocabulary.REGRESSION)
         why = f'{test}: p = {p:.2g} < {level:.2g}, ratio outside the band'
     elif lo <= low and high <= hi:
-        verdict, why = 'unchanged', f'{test}: the interval inside the band'
+        verdict = vocabulary.UNCHANGED
+        why = f'{test}: the interval inside the band'
     else:
-        verdict = 'inconclusive'
+        verdict = vocabulary.INCONCLUSIVE
         why = (f'{test}: p = {p:.2g}, the interval {low:.3f}..{high:.3f} '
                f'reaches outside the band {lo:.3f}..{hi:.3f}')
     return {**out, 'verdict': verdict, 'why': why}

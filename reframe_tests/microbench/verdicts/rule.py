@@ -34,9 +34,10 @@ import math
 
 import numpy as np
 
+from microbench.verdicts import vocabulary
+
 #: Verdicts of two sides of sessions (:mod:`.prepost`), from worst
-VERDICTS = ('regression', 'changed', 'inconclusive', 'improvement',
-            'unchanged')
+VERDICTS = vocabulary.said_by(vocabulary.SIDES)
 
 
 def worst_first(table, verdicts=VERDICTS, key=()):

@@ -33,14 +33,14 @@ import math
 import numpy as np
 
 from microbench.verdicts import (acks as ackfiles, compare_json, events,
-                                 figures, history, nightly, rule)
+                                 figures, history, nightly, rule, vocabulary)
+from microbench.verdicts.verdict import Verdict
 
 #: Nights before an ``expected`` change whose level is the old one
 PRIOR = nightly.PRIOR_CAP
 
 #: Verdicts an acknowledgement turns into ``acknowledged``
-ACKNOWLEDGEABLE = ('regression', 'changed', 'degraded', 'shifted',
-                   'improvement', 'improved')
+ACKNOWLEDGEABLE = vocabulary.ACKNOWLEDGEABLE
 
 
 def partition_nights(frame):
@@ -118,16 +118,18 @@ class Acknowledged:
                       if ack.kind == 'noise'
                       else self._near(key, ack.night, since))
             if row['verdict'] in ACKNOWLEDGEABLE and since and covers:
-                row['verdict'], row['ack'] = 'acknowledged', ack.as_json()
-                row['why'] = (f'acknowledged in {ack.where()} '
-                              f'({ack.words()}); {row["why"]}')
+                row['ack'] = ack.as_json()
+                Verdict(row).add('acknowledgement', f'acknowledged in '
+                                 f'{ack.where()} ({ack.words()})',
+                                 vocabulary.ACKNOWLEDGED)
                 return row
         accepted = [a for a in self.of(key) if a.kind == 'expected']
         if accepted:
             ack = accepted[-1]
             row['ack'] = ack.as_json()
-            row['why'] = (f'judged against the level accepted from '
-                          f'{ack.date[:10]} ({ack.words()}); {row["why"]}')
+            Verdict(row).add('acknowledgement', f'judged against the level '
+                             f'accepted from {ack.date[:10]} '
+                             f'({ack.words()})')
         return row
 
 
@@ -170,18 +172,18 @@ def label(row):
     '''A verdict as people read it.'''
     verdict = row['verdict']
     state = (row.get('confirmation') or {}).get('state')
-    if verdict == 'regression' and state == 'confirmed':
+    if verdict == vocabulary.REGRESSION and state == 'confirmed':
         return 'regression (confirmed)'
-    if verdict == 'unconfirmed':
+    if verdict == vocabulary.UNCONFIRMED:
         return 'not confirmed (lone night)'
-    if verdict == 'acknowledged':
+    if verdict == vocabulary.ACKNOWLEDGED:
         ack = row.get('ack') or {}
         downstream = (f'downstream of {ack["downstream_of"]}, '
                       if ack.get('downstream_of') else '')
         return f'acknowledged ({downstream}{ack.get("kind")}: ' \
                f'{ack.get("reason")})'
-    if verdict in ('degraded', 'improved', 'shifted') and \
-            row.get('since_date'):
+    if verdict in (vocabulary.DEGRADED, vocabulary.IMPROVED,
+                   vocabulary.SHIFTED) and row.get('since_date'):
         return f'{verdict} since {row["since_date"][:10]}'
     return verdict
 
@@ -202,7 +204,7 @@ class Night:
 
     @property
     def exit_code(self):
-        return int(any(row['verdict'] == 'regression'
+        return int(any(row['verdict'] == vocabulary.REGRESSION
                        for row in self.figures))
 
     def counts(self):
@@ -277,22 +279,22 @@ def confirmed(first, rows, rerun, sessions):
                 'first_verdict': was['verdict'] if was else None,
                 'rerun_median': row['median_after'] if key in rerun
                 else None}
-        if was is None or was['verdict'] != 'regression':
-            if row['verdict'] == 'regression' and key in rerun:
+        if was is None or was['verdict'] != vocabulary.REGRESSION:
+            if row['verdict'] == vocabulary.REGRESSION and key in rerun:
                 row['confirmation'] = {**seen, 'state': 'found in the rerun'}
             continue
         if key not in rerun:
             row['confirmation'] = {**seen, 'state': 'not rerun'}
-            row['why'] = (f'the confirmation rerun has no samples of it: '
-                          f'{row["why"]}')
-        elif row['verdict'] == 'regression':
+            Verdict(row).add('confirmation', 'the confirmation rerun has '
+                             'no samples of it')
+        elif row['verdict'] == vocabulary.REGRESSION:
             row['confirmation'] = {**seen, 'state': 'confirmed'}
-            row['why'] = (f'confirmed by the rerun: {row["why"]}; the first '
-                          f'run: {was["why"]}')
+            Verdict(row).add('confirmation', 'confirmed by the rerun').add(
+                'confirmation', f'the first run: {was["why"]}', last=True)
         else:
             row['confirmation'] = {**seen, 'state': 'not confirmed',
                                    'rerun_verdict': row['verdict']}
-            row['why'] = (f'the first run: {was["why"]}; the confirmation '
-                          f'rerun: {row["verdict"]}: {row["why"]}')
-            row['verdict'] = 'unconfirmed'
+            Verdict(row).add('confirmation', f'the first run: '
+                             f'{was["why"]}; the confirmation rerun: '
+                             f'{row["verdict"]}', vocabulary.UNCONFIRMED)
     return rows

@@ -9,7 +9,7 @@ import math
 from prometheus_client import CollectorRegistry
 from prometheus_client.core import GaugeMetricFamily
 
-from microbench.verdicts import figures, nightly
+from microbench.verdicts import figures, vocabulary
 
 #: The labels of a figure (what identifies it across sessions, its unit)
 LABELS = [*figures.KEY, 'unit']
@@ -17,9 +17,7 @@ LABELS = [*figures.KEY, 'unit']
 #: The value of ``microbench_verdict`` for each verdict (its first word);
 #: any other is NaN (an acknowledged one: that of the verdict it
 #: acknowledges)
-DIRECTION = {'unchanged': 0.0, 'unconfirmed': 0.0,
-             **{word: sign for state, sign in (('down', -1.0), ('up', 1.0))
-                for word in nightly.STATES[state]}}
+DIRECTION = vocabulary.directions()
 
 #: The labels of an event's gauge
 EVENT_LABELS = ['system', 'partition', 'event', 'night', 'cause', 'root',
@@ -48,7 +46,7 @@ def verdict_value(verdict):
 def direction(row):
     '''``microbench_verdict`` of a figure's verdict (a dict of the compare
     JSON): an acknowledged one keeps the direction it acknowledges.'''
-    if row.get('verdict') == 'acknowledged':
+    if row.get('verdict') == vocabulary.ACKNOWLEDGED:
         return verdict_value(row.get('verdict_unacknowledged'))
     return verdict_value(row.get('verdict'))
 

@@ -6,13 +6,11 @@ interval and verdict, worst first, why under each figure that is not
 import html
 
 from microbench.cause import pairs
-from microbench.verdicts import figures
+from microbench.verdicts import figures, vocabulary
 
 #: A verdict's look in the page (the CSS classes of the page's verdicts)
-CLASSES = {'B slower': 'regression', 'B faster': 'improvement',
-           'B higher': 'changed', 'B lower': 'changed',
-           'inconclusive': 'inconclusive', 'continue': 'inconclusive',
-           'same': ''}
+CLASSES = {word: vocabulary.css_class(word)
+           for word in vocabulary.AB_VERDICTS}
 
 HEAD = ('verdict', 'check', 'variant', 'figure', 'A', 'B', 'unit', 'B/A',
         'interval', 'pairs')

@@ -8,9 +8,11 @@ came to, and what it said of each figure (the bisection JSON of
 import html
 
 from microbench.cause import bisecttext
+from microbench.verdicts import vocabulary
 
 #: A result's look in the page (the CSS classes of the page's verdicts)
-CLASSES = {'named': 'regression', 'not decided': 'inconclusive'}
+CLASSES = {word: vocabulary.css_class(word)
+           for word in vocabulary.BISECT_RESULTS}
 
 HEAD = ('figure', 'moved', 'B/A', 'interval', 'package', 'A', 'B', 'how')
 

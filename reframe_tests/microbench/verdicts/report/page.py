@@ -20,7 +20,7 @@ from collections import defaultdict
 
 import pandas as pd
 
-from microbench.verdicts import figures
+from microbench.verdicts import figures, vocabulary
 from microbench.verdicts.compare_json import VERDICTS
 from microbench.verdicts.events import CAUSES
 from microbench.verdicts.report import (absection, bisectsection, canvas,
@@ -38,9 +38,7 @@ CSS = ('body{font-family:sans-serif;font-size:15px;margin:16px;'
        'solid #ccc;padding:3px 6px;white-space:nowrap;text-align:left}'
        'th{background:#f2f2f2}td.num{text-align:right}td.why{white-space:'
        'normal;color:#444;padding-left:2em;border-top:none}'
-       '.regression,.fail{background:#f4b3b3}.degraded{background:'
-       '#f9d6d6}.improvement{background:#bfe6bf}.improved{background:'
-       '#dff2df}.inconclusive,.changed,.shifted{background:#f8dc94}')
+       + vocabulary.css())
 
 #: The verdict table's columns: heading, what a cell shows (a column of
 #: the comparison, or a function of its row); each row's ``why`` is a line

@@ -20,7 +20,7 @@ from multiprocessing import get_context
 import numpy as np
 import pandas as pd
 
-from microbench.verdicts import figures
+from microbench.verdicts import figures, vocabulary
 from microbench.verdicts.report import canvas, shares, trends, violins
 
 #: Drawing the plots is most of the work: a process per core
@@ -103,7 +103,7 @@ def marks(verdicts):
     its JSON's ``figures``), by figure (:data:`figures.KEY`): whether
     tonight is a regression, and the change points that can be drawn.'''
     return {tuple(verdict.get(key) for key in figures.KEY): {
-        'regression': verdict.get('verdict') == 'regression',
+        'alarm': verdict.get('verdict') == vocabulary.REGRESSION,
         'points': [point for point in verdict.get('change_points') or ()
                    if isinstance(point, dict) and _is_point(point)]}
         for verdict in verdicts or ()}

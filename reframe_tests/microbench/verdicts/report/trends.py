@@ -78,7 +78,7 @@ def _box(sheet, parts, group, where, axis, mark):
                          np.full(len(group), np.nan)]).ravel())]))
     parts['points'].append(np.column_stack([at, to_y(group['value'])]))
     red = (group['result'] == 'fail').to_numpy()
-    red[-1] |= mark.get('regression', False)
+    red[-1] |= mark.get('alarm', False)
     parts['red'].append(parts['points'][-1][red])
     _changes(parts, mark.get('points', ()), to_x, to_y,
              (to_x(xlim[0]), to_x(xlim[1])), bottom)
@@ -90,7 +90,7 @@ def _box(sheet, parts, group, where, axis, mark):
 def figure(rows, marks, title):
     '''The trends of one pitfall's ``rows``, or None: nothing to plot.
 
-    :arg marks: {key (:data:`figures.KEY`): {'regression': bool, 'points':
+    :arg marks: {key (:data:`figures.KEY`): {'alarm': bool, 'points':
         change points}} of the comparison's figures.
     '''
     rows = rows[rows['low'].notna()]

@@ -16,6 +16,7 @@ it again.
 import html
 import re
 
+from microbench.verdicts import vocabulary
 from microbench.verdicts.weather import realistic, sparkline, status
 
 TITLE = 'I/O and network weather'
@@ -48,13 +49,7 @@ CSS = (
     '.badge{font-size:14px;padding:1px 8px;border-radius:10px;'
     'vertical-align:middle;white-space:nowrap}'
     'dl{margin:6px 0}dt{font-weight:600}dd{margin:0 0 6px 16px}'
-    'li.degraded{border-left-color:#c62828}'
-    'li.improved{border-left-color:#2e7d32}'
-    'li.changed,li.unknown{border-left-color:#f9a825}'
-    'li.normal{border-left-color:#90a4ae}'
-    '.badge.degraded{background:#fbd5d5}.badge.improved{background:#d5f0d5}'
-    '.badge.changed,.badge.unknown{background:#fbeab5}'
-    '.badge.normal{background:#e3e9ec}'
+    + vocabulary.status_css() +
     'ul.news li.degraded{color:#8e1b1b}ul.news li.improved{color:#1b5e20}'
 )
 

@@ -34,7 +34,7 @@ import re
 import pandas as pd
 
 from microbench import components
-from microbench.verdicts import events, figures, history, nightly, rule
+from microbench.verdicts import events, figures, history, rule, vocabulary
 from microbench.verdicts.weather import realistic
 from microbench.verdicts.weather.sparkline import number
 
@@ -42,18 +42,14 @@ from microbench.verdicts.weather.sparkline import number
 NIGHTS = 30
 
 #: A nightly verdict -> a user's status
-STATUS = {'unchanged': 'normal', 'inconclusive': 'unknown',
-          **{word: status for state, status in (('down', 'degraded'),
-                                                ('up', 'improved'),
-                                                ('moved', 'changed'))
-             for word in nightly.STATES[state]}}
+STATUS = vocabulary.status_of()
 
 #: Where a limit comes from, as its ``limit_name`` record says it
 #: (``storage_write_mib_s (measured)``, ``... (declared)``)
 _SOURCE = re.compile(r'\((measured|declared)\b')
 
 #: The statuses, from the one a user must see first
-STATUSES = ('degraded', 'changed', 'unknown', 'improved', 'normal')
+STATUSES = tuple(vocabulary.STATUSES)
 
 #: One figure's tile; ``limit``: the text of the limit of its ``share``,
 #: or, without a share, why its measured limit was withheld
@@ -86,10 +82,10 @@ def status(verdict, unit):
     verdict.'''
     if verdict is None:
         return 'unknown', 'unknown: not measured in the last session', None
-    if verdict.get('verdict') == 'unconfirmed':
+    if verdict.get('verdict') == vocabulary.UNCONFIRMED:
         return 'normal', ('normal: tonight\'s first run was slower, its '
                           'confirmation rerun was not (a lone night)'), None
-    if verdict.get('verdict') == 'acknowledged':
+    if verdict.get('verdict') == vocabulary.ACKNOWLEDGED:
         return _acknowledged(verdict, unit)
     found = STATUS.get(verdict.get('verdict'), 'unknown')
     if found == 'normal':

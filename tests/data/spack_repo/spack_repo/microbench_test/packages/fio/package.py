@@ -9,7 +9,11 @@
 # little.  fio counts each write once, Darshan does not see the second one,
 # and reads are unchanged; libaio and io_uring writes are unchanged.  For
 # the tests' planted locks only: no environment of spack_envs/ lists this
-# repository.
+# repository.  The stronger plant, +doublewrite (a second patch on top of
+# this one: EVERY sync-engine write written twice, O_DIRECT write bandwidth
+# about halved; tests/data/spack/planted-c), is the fio of the repository
+# microbench_test_double, a subclass of this one: a variant declared here
+# would be in planted-b's fio spec (~doublewrite) and change its lock.
 from spack_repo.microbench.packages.fio.package import Fio as MicrobenchFio
 
 from spack.package import *
