@@ -1,12 +1,16 @@
 '''``microbench ab`` end to end on the local default: real fio runs through
 ReFrame, both stacks in one job, the sessions in the A/B's own storage.
 
-- An A/A (apt's fio on both sides) calls no difference: every figure is
-  ``same`` or, with the three pairs of rounds these tests afford,
-  ``inconclusive`` (the rule's promise: at most 5 % of A/A experiments
-  call one; its error rates are measured by bench/ab_rule.py, not here);
-  its sessions are tagged ``kind=ab`` in the storage given, each test
-  case's records name its side's stack.
+- An A/A (apt's fio on both sides) runs one stack on both sides, its
+  rounds A B B A A B, and exits 1 exactly where it calls a figure
+  ``B slower``.  It does not demand ``same``: the rule's promise (at most
+  5 % of A/A experiments call a difference on a machine whose noise holds
+  still) is measured by bench/ab_rule.py and held on real recorded
+  sessions by tests/cause/test_ab_sequential.py; on a busy machine a load
+  that changes within three pairs of rounds is a real difference between
+  the sides, and these tests must pass there too.  Its sessions are
+  tagged ``kind=ab`` in the storage given, each test case's records name
+  its side's stack.
 - An A/B of two real fio builds (``MICROBENCH_AB_FIO_B``: a folder
   holding another fio, else one of the Spack stacks under
   /opt/spack-stacks; skipped, saying so, where there is none) records
@@ -30,7 +34,7 @@ import pytest
 
 import project
 from microbench.cause import ab_json
-from microbench.verdicts import figures, storage
+from microbench.verdicts import figures, storage, vocabulary
 
 pytestmark = pytest.mark.e2e
 
@@ -94,13 +98,15 @@ def cases(db):
 def same(tmp_path_factory, apt_fio):
     tmp = tmp_path_factory.mktemp('aa')
     proc = ab(tmp, '--a', apt_fio, '--aa')
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
+    assert proc.returncode in (0, 1), proc.stdout[-3000:] + proc.stderr
     return tmp, proc, ab_json.read(str(tmp / 'ab.json'))
 
 
-def test_an_aa_calls_no_difference(same):
-    _, _, found = same
-    assert set(found.counts) <= {'same', 'inconclusive'}, found.counts
+def test_an_aa_runs_one_stack_on_both_sides_in_abba_rounds(same):
+    _, proc, found = same
+    assert found.stacks['A']['prefix'] == found.stacks['B']['prefix']
+    assert set(found.counts) <= set(vocabulary.AB_VERDICTS) - {'continue'}
+    assert proc.returncode == int('B slower' in found.counts)
     assert len(found.figures) == 3
     for row in found.figures:
         assert row['pairs'] == 3 and row['lost'] == 0

@@ -63,8 +63,12 @@ def ran(slurm, tmp_path_factory):
          str(tmp / 'ab.db'), '--json', str(tmp / 'ab.json')],
         capture_output=True, text=True, timeout=3600, cwd=project.ROOT,
         env={**os.environ, **slurm, 'RFM_CONFIG_FILES': project.CONFIG})
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr
+    # an A/A may call a difference where the load changes within its
+    # rounds (tests/cause/test_ab_e2e.py says why): exit 1 then, and only
+    assert proc.returncode in (0, 1), proc.stdout[-4000:] + proc.stderr
     assert 'Traceback' not in proc.stdout + proc.stderr
+    assert proc.returncode == int('B slower' in ab_json.read(
+        str(tmp / 'ab.json')).counts)
     with open(os.path.join(os.path.dirname(slurm['SLURM_CONF']), 'log',
                            'jobcomp.txt')) as fp:
         ended = {m['id']: m for m in re.finditer(
