@@ -47,14 +47,17 @@ validation, naming the member.
 '''
 
 import json
-import math
 import os
-
-import numpy as np
 
 from microbench.cause import classify
 from microbench.verdicts import vocabulary
+from microbench.verdicts.jsontext import NotWritten, load, not_written, \
+    plain
+from microbench.verdicts.jsontext import shown as _shown
 from microbench.verdicts.verdict import Verdict
+
+#: Read here by the other formats (ab_json, diagnosis_json, docformat)
+__all__ = ['NotWritten', 'load', 'not_written', 'plain']
 
 FORMAT = 'microbench compare'
 VERSION = 5
@@ -120,74 +123,6 @@ KEY = ('system', 'partition', 'environ', 'check', 'variant', 'figure')
 class FormatError(ValueError):
     '''Not the JSON of microbench compare of this version.'''
 
-
-class NotWritten:
-    '''A number the writer never writes (``NaN``, ``Infinity``,
-    ``-Infinity``, ``1e400``), as the reader found it: :func:`validate`
-    rejects the document, naming the member.'''
-
-    def __init__(self, text):
-        self.text = text
-
-    def __repr__(self):
-        return self.text if len(self.text) <= 30 else \
-            f'{self.text[:12]}...{self.text[-12:]} ({len(self.text)} ' \
-            f'characters)'
-
-
-def _constant(text):
-    return NotWritten(text)
-
-
-def _float(text):
-    value = float(text)
-    return value if math.isfinite(value) else NotWritten(text)
-
-
-def _int(text):
-    # beyond a float's range: no figure of the writer's
-    return int(text) if len(text.lstrip('-')) <= 308 else NotWritten(text)
-
-
-def not_written(doc):
-    '''(where, value) of the first :class:`NotWritten` in ``doc``, its
-    members named as ``figures[3].ratio``; None where there is none.'''
-    pending = [('', doc)]
-    while pending:
-        where, node = pending.pop()
-        if isinstance(node, NotWritten):
-            return where or '(the document)', node
-        if isinstance(node, dict):
-            children = [(f'{where}.{_shown(key, 40)}' if where
-                         else _shown(key, 40), value)
-                        for key, value in node.items()]
-        elif isinstance(node, list):
-            children = [(f'{where}[{index}]', value)
-                        for index, value in enumerate(node)]
-        else:
-            continue
-        pending.extend(reversed(children))
-    return None
-
-
-def plain(value):
-    '''``value`` as JSON holds it: numpy and pandas scalars as Python's,
-    NaN as None, containers walked.'''
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if hasattr(value, 'isoformat'):
-        return value.isoformat()
-    if value != value:         # pandas' NA and NaT
-        return None
-    return str(value)
 
 
 def document(kind, session, sessions, sides, test, exit_code, figures,
@@ -261,13 +196,6 @@ def _members(item, spec, where):
             raise FormatError(f'{where}: {name} is {item[name]!r:.60}, not '
                               f'{WORDS[kind.rstrip("?")]}'
                               + (' or null' if kind.endswith('?') else ''))
-
-
-def _shown(value, longest=60):
-    '''``value`` as one short line of a message: control characters
-    escaped, at most ``longest`` characters.'''
-    text = repr(value)[1:-1] if isinstance(value, str) else repr(value)
-    return text if len(text) <= longest else f'{text[:longest - 3]}...'
 
 
 def _name(item):
@@ -375,18 +303,6 @@ class Verdicts:
         '''``{figure key: its verdict}``.'''
         return {tuple(row[k] for k in KEY): row for row in self.figures}
 
-
-def load(fp):
-    '''The JSON document of ``fp``, what the writer never writes (NaN, an
-    infinity, a number beyond a float's range) as :class:`NotWritten`, for
-    :func:`not_written` to name (the A/B format reads the same way:
-    :mod:`microbench.cause.ab_json`).
-
-    :raises ValueError: not JSON.
-    :raises RecursionError: nested too deep.
-    '''
-    return json.load(fp, parse_constant=_constant, parse_float=_float,
-                     parse_int=_int)
 
 
 def read(path):
