@@ -11,7 +11,7 @@ import scipy.stats
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from microbench.cause import pairs, sequential
+from microbench.cause import pairs, sequential, stopping
 
 from ab_cases import constant, interleaved, real_series, recorded
 
@@ -148,7 +148,7 @@ def test_two_real_sessions_of_one_stack_show_no_difference():
     assert len(found) == 13
     assert {got.verdict for got in found.values()} <= {'same',
                                                         'inconclusive'}
-    assert not sequential.needs_more(experiment)
+    assert not stopping.needs_more(experiment)
 
 
 def test_a_real_figure_made_half_as_fast_is_called_slower():
@@ -220,9 +220,9 @@ def _run(series, rule, watched=(), settled=False):
     for run in range(1, most + 1):
         experiment.update({key: rounds[:2 * run]
                            for key, rounds in series.items()})
-        if not sequential.needs_more(experiment, watched):
+        if not stopping.needs_more(experiment, watched):
             break
-    return run, (sequential.settle(experiment) if settled
+    return run, (stopping.settle(experiment) if settled
                  else experiment.judgements)
 
 
@@ -258,7 +258,7 @@ def test_the_runner_watching_some_figures_stops_when_they_are_decided():
 def test_no_figure_needs_no_more_rounds():
     experiment = sequential.Experiment()
     experiment.update({})
-    assert not sequential.needs_more(experiment)
+    assert not stopping.needs_more(experiment)
 
 
 def test_a_figure_short_of_rounds_counts_them_lost():

@@ -39,7 +39,7 @@ import tempfile
 
 from microbench import paths, sides
 from microbench.cause import (ab_json, abchecks, abrun, abstacks, abtext,
-                              sequential)
+                              sequential, stopping)
 from microbench.verdicts import compare, storage
 
 HELP = ('run checks on two software stacks interleaved on the same nodes, '
@@ -295,7 +295,7 @@ def experiment(plan):
     env = abrun.environment(plan.db)
     state = sequential.Experiment(plan.rule)
     batches, extra, found = [], [], {}
-    while not batches or sequential.needs_more(state, plan.watched):
+    while not batches or stopping.needs_more(state, plan.watched):
         count = plan.first if not batches else plan.batch
         count = min(count, plan.rule.cap - state.pairs_run)
         try:
@@ -315,7 +315,7 @@ def experiment(plan):
             print(f'ab: batch {batch.number} measured no figure on both '
                   f'stacks (see above): no more batches', flush=True)
             break
-    sequential.settle(state)
+    stopping.settle(state)
     return state, found, batches
 
 
