@@ -51,6 +51,18 @@ CASES = [
     (100, 80, ab('inconclusive', 81, 80), INCONCLUSIVE, 'the rule said so'),
     (100, 95, ab('same', 95, 95), INCONCLUSIVE, 'within the tolerance'),
     (100, 80, ab('B slower', 60, 48), INCONCLUSIVE, 'A is at neither'),
+    # A drifted with the machine since the night: the ratio decides.  A
+    # real diagnosis (bench/diagnose.py, plant s03): A 10.8 % above the
+    # level before, outside the band floor, in a 47 % drop
+    (547.1, 290.8, ab('B slower', 606.2, 289.8), SOFTWARE,
+     'keeps the level before'),
+    (100, 60, ab('B slower', 115, 69), SOFTWARE, 'keeps the level before'),
+    (100, 60, ab('B slower', 85, 51), SOFTWARE, 'keeps the level before'),
+    # ... but not by half the event's change or more: neither level
+    (100, 80, ab('B slower', 120, 96), INCONCLUSIVE, 'A is at neither'),
+    (100, 60, ab('B slower', 70, 42), INCONCLUSIVE, 'A is at neither'),
+    (100, 80, {**ab('B slower', 99, 79), 'ratio': -1}, INCONCLUSIVE,
+     'not a positive number'),
     (0, 80, ab('same', 81, 80), INCONCLUSIVE, 'not a positive number'),
     (100, float('nan'), ab('same', 81, 80), INCONCLUSIVE,
      'not a positive number'),

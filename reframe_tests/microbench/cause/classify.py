@@ -16,10 +16,16 @@ apart, the nearer one decides.  Then:
 - ``machine (by experiment)``: A and B both at tonight's level, and the A/B
   says ``same``: the old stack is as slow as the new one on tonight's
   machine;
-- ``software (by experiment)``: A at the level before, and B changed
-  against A the way the event did (``B slower`` for a drop), B at least
-  half way to tonight's level (on a log scale): the old stack still gives
-  the old level here, the new one does not;
+- ``software (by experiment)``: A kept the level before, and B changed
+  against A the way the event did (``B slower`` for a drop) by at least
+  half the event's change (B/A against tonight/before, on a log scale):
+  the old stack still gives the old level here, the new one does not.  A
+  *kept* the level before where it is at it (above), or where it lies
+  less than half the event's change from it (on a log scale, either
+  side): a machine that drifted between the night and the experiment
+  moves both sides of the A/B, and the A/B's ratio, not A's level, is
+  what the experiment measures (a diagnosis with A 10.8 % above the level
+  before in a 47 % drop was ``inconclusive`` under the band floor alone);
 - ``not reproduced``: A and B both at the level before, the A/B ``same``;
 - ``inconclusive``, saying why, for anything else: the A/B still running
   or inconclusive, an event within the tolerance, a side at neither level,
@@ -118,14 +124,20 @@ def classify(before, tonight, ab, tolerance=bands.FLOOR):
         return _said(UNDECIDED, f'the A/B says {verdict} where the '
                      f'event is {as_event}: not the software\'s change; '
                      f'{levels}')
-    way_b = _way(ab['median_b'], before, tonight)
-    if side_a == BEFORE and way_b >= 0.5:
+    if not _positive(ab.get('ratio')):
+        return _said(UNDECIDED, f'the A/B\'s ratio is '
+                     f'{ab.get("ratio")!r:.40}, not a positive number')
+    kept = side_a == BEFORE or abs(_way(ab['median_a'], before,
+                                        tonight)) < 0.5
+    share = math.log(ab['ratio']) / math.log(event)
+    if kept and share >= 0.5:
         return _said('software (by experiment)', f'the night-before stack '
                      f'keeps the level before and tonight\'s does not: '
-                     f'{verdict} (B/A {ab["ratio"]:.3f}); {levels}')
-    if side_a == BEFORE:
-        return _said(UNDECIDED, f'{verdict}, but B only '
-                     f'{_pct(way_b)} of the way to tonight\'s level: the '
+                     f'{verdict} (B/A {ab["ratio"]:.3f}, {_pct(share)} of '
+                     f'the event); {levels}')
+    if kept:
+        return _said(UNDECIDED, f'{verdict}, but B/A {ab["ratio"]:.3f} '
+                     f'is only {_pct(share)} of the event\'s change: the '
                      f'software explains part of the event; {levels}')
     if side_a == TONIGHT:
         return _said(UNDECIDED, f'A is at tonight\'s level and B '
