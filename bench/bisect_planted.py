@@ -3,9 +3,12 @@
 not a timed test; root, the pinned Spack and the installed planted stacks).
 
 ``microbench bisect`` of the committed locks ``tests/data/spack/planted-a``
-and ``planted-b`` (they differ in six packages, five groups; only fio
-``+slowwrite``, the planted slow build of the test Spack repository, makes
-O_DIRECT writes slower), in quick mode on one cheap fio check (``--check``,
+and ``--b`` (default ``planted-b``: they differ in six packages, five
+groups; only fio ``+slowwrite``, the planted slow build of the test Spack
+repository, makes O_DIRECT writes slower; ``planted-c``: the same diff with
+the stronger fio ``+doublewrite``; ``planted-d``: planted-c's diff and three
+bystanders, nine packages in eight groups: the bisection of k = 8), in
+quick mode on one cheap fio check (``--check``,
 default ``fio_data_reduction``: two O_DIRECT writers, three fills),
 ``--repeats`` times, each from nothing (its own A/B storage, a full A/B of
 A against B, the steps concretized and installed anew; the install tree is
@@ -21,7 +24,7 @@ the runs' progress lines and reported beside the wall time.
 
 What it ran is held to what it claims (:mod:`claims`, exit 2): the
 bisection's locks are the committed planted locks, its k the groups the
-library finds in them, the full A/B ran planted-a against planted-b on the
+library finds in them, the full A/B ran planted-a against B on the
 check, every measured step's A/B ran planted-a against that step's
 installed lock, whose fio is the ``+slowwrite`` build exactly where the
 step moved fio (and its other nodes are A's or B's: nothing new was
@@ -29,7 +32,7 @@ built).  Reported per run: the package named, the A/B steps against the
 budget ceil(log2 k) + 1, the wall time; exit 1 where a run did not name
 fio within the budget.  Results go to ``<dir>/bisect.jsonl``.
 
-    bench/bisect_planted.py --dir DIR [--repeats 2]
+    bench/bisect_planted.py --dir DIR [--repeats 2] [--b planted-d]
                             [--check fio_data_reduction] [-S VAR=VAL]...
                             [-- extra microbench bisect options]
 '''
@@ -48,8 +51,10 @@ from microbench import paths, spack
 from microbench.cause import ab_json, bisect_json, bisection, diff, locks
 
 DATA = os.path.join(paths.ROOT, 'tests', 'data', 'spack')
-LOCKS = {side: os.path.join(DATA, f'planted-{side.lower()}', 'spack.lock')
-         for side in ('A', 'B')}
+#: The side B a bisection may take (its A is planted-a)
+SIDES_B = ('planted-b', 'planted-c', 'planted-d')
+LOCKS = {'A': os.path.join(DATA, 'planted-a', 'spack.lock'),
+         'B': os.path.join(DATA, 'planted-b', 'spack.lock')}
 STACKS = '/opt/spack-stacks/envs'
 SCOPE = '/opt/spack-stacks/scope'
 SPACK = {'SPACK_PYTHON': '/opt/spack-venv/bin/python',
@@ -178,16 +183,19 @@ def main():
     parser.add_argument('--dir', required=True)
     parser.add_argument('--repeats', type=int, default=2)
     parser.add_argument('--check', default='fio_data_reduction')
+    parser.add_argument('--b', default='planted-b', choices=SIDES_B,
+                        help='the planted lock B (A is planted-a)')
     parser.add_argument('-S', dest='setvars', action='append', default=[])
     parser.add_argument('extra', nargs='*', help='after --: options of '
                         'microbench bisect')
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
+    LOCKS['B'] = os.path.join(DATA, args.b, 'spack.lock')
     digests = {side: spack.lock_digest(os.path.dirname(path))
                for side, path in LOCKS.items()}
     found = diff.diff(*(locks.read(LOCKS[s]) for s in ('A', 'B')))
     k = len(diff.groups(found, diff.edge_couples(found)))
-    print(f'planted-a/planted-b: {len(found.units())} units, k = {k}, '
+    print(f'planted-a/{args.b}: {len(found.units())} units, k = {k}, '
           f'budget {bisection.budget(k)} A/B steps', flush=True)
     done = 0
     for number in range(1, args.repeats + 1):

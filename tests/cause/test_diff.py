@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from microbench.cause import diff, locks
+from microbench.cause import bisection, diff, locks
 from spack_manifests import ENVS_DIR
 
 DATA = os.path.join(os.path.dirname(__file__), '..', 'data', 'spack')
@@ -146,6 +146,25 @@ def test_the_stronger_plant_differs_from_planted_b_in_fio_alone():
     assert double.namespace == 'microbench_test_double'
     found = diff.diff(planted('a'), planted('c'))
     assert found.units() == diff.diff(planted('a'), planted('b')).units()
+
+
+def test_the_k8_plant_adds_three_bystanders_to_planted_c():
+    '''planted-d (the k = 8 bisection of bench/bisect_planted.py):
+    planted-c's six changed packages and three bystanders added as roots,
+    each a unit of its own: nine packages in eight groups, a budget of
+    ceil(log2 8) + 1 = 4 A/B steps.'''
+    found = diff.diff(planted('a'), planted('d'))
+    bystanders = ['bystander-one', 'bystander-three', 'bystander-two']
+    assert found.units() == sorted(
+        diff.diff(planted('a'), planted('c')).units() + bystanders)
+    for name in bystanders:
+        assert found.changes[name].kinds == ('added',)
+        assert found.changes[name].root
+    groups = diff.groups(found, diff.edge_couples(found))
+    assert len(groups) == 8
+    assert ('fio',) in groups and ('fabtests', 'libfabric') in groups
+    assert bisection.budget(len(groups)) == 4
+    assert diff.diff(planted('c'), planted('d')).units() == bystanders
 
 
 def test_a_change_reads_as_an_operator_says_it():

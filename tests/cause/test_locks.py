@@ -16,12 +16,13 @@ DATA = os.path.join(os.path.dirname(__file__), '..', 'data', 'spack')
 
 #: Real locks made by the pinned Spack: every environment's, the locks
 #: before issue 43 moved the pins, the planted scenario's (planted-c: the
-#: diagnose bench's stronger plant)
+#: diagnose bench's stronger plant; planted-d: the k = 8 bisection's)
 REAL = sorted([os.path.join(ENVS_DIR, env, 'spack.lock') for env in ENVS]
               + [os.path.join(DATA, name) for name in os.listdir(DATA)
                  if name.endswith('.lock')]
               + [os.path.join(DATA, side, 'spack.lock')
-                 for side in ('planted-a', 'planted-b', 'planted-c')])
+                 for side in ('planted-a', 'planted-b', 'planted-c',
+                              'planted-d')])
 
 
 def _raw(path):

@@ -116,6 +116,7 @@ def _fio_version(stack):
 @pytest.mark.parametrize('name, version', [('planted-a', 'fio-3.33'),
                                            ('planted-b', 'fio-3.33'),
                                            ('planted-c', 'fio-3.33'),
+                                           ('planted-d', 'fio-3.33'),
                                            ('local', 'fio-3.42')])
 def test_an_installed_stack_runs_the_fio_of_its_lock(name, version):
     stack = stacks.from_environment(_installed(name), name=name)

@@ -72,13 +72,15 @@ def test_the_stronger_planted_fio_patch_applies_on_top(tmp_path):
     assert '++slow_writes % 3)' not in source
 
 
-@pytest.mark.parametrize('side', ['planted-a', 'planted-b', 'planted-c'])
-def test_only_planted_c_lists_the_stronger_test_repository(side):
+@pytest.mark.parametrize('side', ['planted-a', 'planted-b', 'planted-c',
+                                  'planted-d'])
+def test_only_planted_c_and_d_list_the_stronger_test_repository(side):
     '''The stronger planted fio lives in a repository of its own: a variant
     declared in microbench_test's fio would be in planted-b's fio spec
     (~doublewrite) and change its committed lock.'''
     with open(os.path.join(PLANTED, side, 'spack.yaml')) as fp:
         repos = list(yaml.safe_load(fp)['spack']['repos'])
-    wanted = (['microbench_test_double'] if side == 'planted-c' else []) + [
+    wanted = (['microbench_test_double'] if side in ('planted-c', 'planted-d')
+              else []) + [
         'microbench_test', 'microbench']
     assert repos == wanted
