@@ -32,7 +32,7 @@ keeps the boundaries).
   (the acknowledgements files), ``events`` (one event per root cause),
   ``prepost`` (sessions a side), ``rule`` (bands), ``compare`` and
   ``compare_json`` (its JSON, the one format its readers share),
-  ``confirm``, ``ack`` and ``acked``, ``advise``, ``baseline``,
+  ``confirm``, ``ack_add`` and ``ack_list``, ``advise``, ``baseline``,
   ``stored``, ``limits``, ``report`` (plots and the page), ``weather``
   (the users' page), ``export`` (Prometheus).
 - ``bundles``: one archive per run: ``bundle``, ``check``, ``replay``.

@@ -48,13 +48,14 @@ import sys
 from microbench.audit import command as audit
 from microbench.bundles import bundle, check, replay
 from microbench.cause import ab, bisect, diagnose
-from microbench.verdicts import (ack, acked, advise, baseline, compare,
+from microbench.verdicts import (ack_add, ack_list, advise, baseline, compare,
                                  confirm, export, limits, report, storage,
                                  stored, weather)
 
 #: Every subcommand: its name and its module
 COMMANDS = {'baseline': baseline, 'compare': compare, 'confirm': confirm,
-            'ack': ack, 'acks': acked, 'advise': advise, 'report': report,
+            'ack': ack_add, 'acks': ack_list, 'advise': advise,
+            'report': report,
             'bundle': bundle, 'check-bundle': check, 'replay': replay,
             'stored': stored, 'limits': limits, 'weather': weather,
             'export': export, 'audit': audit, 'ab': ab,

@@ -23,7 +23,7 @@ import yaml
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from microbench.verdicts import ack, acks, acks_yaml
+from microbench.verdicts import ack_add, acks, acks_yaml
 
 from mutations import MUTATIONS, MUTATIONS_OF_ANY
 from witness_tally import COUNTS, dump
@@ -168,8 +168,8 @@ def files(draw):
     writer, or by PyYAML in a drawn style.'''
     drawn = draw(st.lists(entries(), max_size=5))
     if draw(st.booleans()):
-        text = ack.HEAD.format(system='local') + ''.join(
-            ack.entry(values) for values in drawn)
+        text = ack_add.HEAD.format(system='local') + ''.join(
+            ack_add.entry(values) for values in drawn)
     else:
         text = yaml.safe_dump(
             {'format': acks.FORMAT, 'version': acks.VERSION,

@@ -1,6 +1,6 @@
 '''Acknowledgements: a facility's word on a change the verdicts found, as
 reviewable data: the one module that reads the files (their YAML through
-the bounded reader of :mod:`.acks_yaml`; ``microbench ack``, :mod:`.ack`,
+the bounded reader of :mod:`.acks_yaml`; ``microbench ack``, :mod:`.ack_add`,
 appends to them).
 
 One YAML file per system, ``reframe_tests/references/acks/<system>.yaml``
