@@ -95,7 +95,9 @@ def changed(document, change):
                                                  'microbench diagnosis'),
     (lambda d: d.update(cause='the weather'), "cause is 'the weather', not "
                                               'one of software'),
-    (lambda d: d.update(label='machine (by experiment)'), 'label is '),
+    (lambda d: d.update(label='not reproduced (by experiment)'
+                        if d['cause'] != 'not reproduced'
+                        else 'machine (by experiment)'), 'label is '),
     (lambda d: d.update(event='ev-XYZ'), "event is 'ev-XYZ', not an "
                                          "event's fingerprint"),
     (lambda d: d.update(aa='no'), "aa is 'no', not true or false"),

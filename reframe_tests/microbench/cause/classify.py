@@ -13,29 +13,38 @@ least change the nightly verdicts call) and nearer to it than to the other
 (on a log scale): where the two levels are less than twice the tolerance
 apart, the nearer one decides.  Then:
 
-- ``machine (by experiment)``: A and B both at tonight's level, and the A/B
-  says ``same``: the old stack is as slow as the new one on tonight's
-  machine;
+- ``machine (by experiment)``: A and B both reached tonight's level, and
+  the A/B says ``same``: the old stack is as slow as the new one on
+  tonight's machine;
 - ``software (by experiment)``: A kept the level before, and B changed
   against A the way the event did (``B slower`` for a drop) by at least
   half the event's change (B/A against tonight/before, on a log scale):
-  the old stack still gives the old level here, the new one does not.  A
-  *kept* the level before where it is at it (above), or where it lies
-  less than half the event's change from it (on a log scale, either
-  side): a machine that drifted between the night and the experiment
-  moves both sides of the A/B, and the A/B's ratio, not A's level, is
-  what the experiment measures (a diagnosis with A 10.8 % above the level
-  before in a 47 % drop was ``inconclusive`` under the band floor alone);
-- ``not reproduced``: A and B both at the level before, the A/B ``same``;
+  the old stack still gives the old level here, the new one does not;
+- ``not reproduced``: A and B both kept the level before, the A/B
+  ``same``;
 - ``inconclusive``, saying why, for anything else: the A/B still running
   or inconclusive, an event within the tolerance, a side at neither level,
   A at tonight's level and B a further change (the machine and the
   software both), B changed the other way.
 
-A ``same`` must bound the change: where the A/B's interval reaches as far
-as the event's change (``same (within ±30 %)`` for a 20 % drop), it could
-hide a software change of the event's size, and the verdict is
-``inconclusive``.
+A side *kept* the level before where it is at it, or at least twice as
+near it as tonight's (its distance from it less than a third of the
+event's change, on a log scale, either side); it *reached* tonight's
+where it is at it, or at least twice as near it as the level before.  A
+side between the two thirds is at neither.
+The machine may drift between the night and the experiment, and a
+machine cause (a competing writer) need not hold the figure at exactly
+tonight's level: it moves both sides of the A/B, and the ratio B/A is
+what the experiment measures.  Two real diagnoses were ``inconclusive``
+under the band floor alone: A 10.8 % above the level before in a 47 %
+drop (a software plant), and both sides at 4 times tonight's level in a
+99 % drop (two competing writers; bench/diagnose.py).
+
+A ``same`` must bound the change: where the A/B's interval of B/A reaches
+the event's tonight/before on the event's side (``same (within ±30 %)``
+for a 20 % drop), it could hide a software change of the event's size,
+and the verdict is ``inconclusive``.  The interval is read on its own
+scale: B/A in [0.105, 12.1] excludes a 99 % drop (0.008).
 '''
 
 import math
@@ -119,7 +128,7 @@ def classify(before, tonight, ab, tolerance=bands.FLOOR):
               f'({side_b}); before {before:.4g}, tonight {tonight:.4g} '
               f'({sequential.change(event)})')
     if verdict == 'same':
-        return _same(ab, event, side_a, side_b, levels)
+        return _same(ab, event, before, tonight, levels, tolerance)
     if verdict != as_event:
         return _said(UNDECIDED, f'the A/B says {verdict} where the '
                      f'event is {as_event}: not the software\'s change; '
@@ -127,8 +136,7 @@ def classify(before, tonight, ab, tolerance=bands.FLOOR):
     if not _positive(ab.get('ratio')):
         return _said(UNDECIDED, f'the A/B\'s ratio is '
                      f'{ab.get("ratio")!r:.40}, not a positive number')
-    kept = side_a == BEFORE or abs(_way(ab['median_a'], before,
-                                        tonight)) < 0.5
+    kept = _kept(ab['median_a'], before, tonight, tolerance)
     share = math.log(ab['ratio']) / math.log(event)
     if kept and share >= 0.5:
         return _said('software (by experiment)', f'the night-before stack '
@@ -148,22 +156,54 @@ def classify(before, tonight, ab, tolerance=bands.FLOOR):
                  f'{levels}')
 
 
-def _same(ab, event, side_a, side_b, levels):
+def _excludes(ab, event):
+    '''Whether the A/B's interval of B/A excludes ``event`` (B/A as large a
+    change as the event's, a software change of its size), on the event's
+    side: for a drop, the interval's low end lies above it.  ``None``
+    where the interval is no pair of positive numbers.'''
+    low, high = ab.get('low'), ab.get('high')
+    if not (_positive(low) and _positive(high)) or low > high:
+        return None
+    return low > event if event < 1 else high < event
+
+
+def _reached(value, before, tonight, tolerance):
+    '''Whether ``value`` lies at tonight's level, or at least twice as
+    near it as the level before (on a log scale): the side of a ``same``
+    that is as slow as tonight's figure.'''
+    return (where(value, before, tonight, tolerance) == TONIGHT
+            or _way(value, before, tonight) > 2 / 3)
+
+
+def _kept(value, before, tonight, tolerance):
+    '''Whether ``value`` kept the level before: at it, or at least twice
+    as near it as tonight's level (on a log scale, either side).'''
+    return (where(value, before, tonight, tolerance) == BEFORE
+            or abs(_way(value, before, tonight)) < 1 / 3)
+
+
+def _same(ab, event, before, tonight, levels, tolerance):
     '''The cause where the A/B says ``same``.'''
-    reach = ab.get('reach')
-    if not _positive(reach) and reach != 0:
-        return _said(UNDECIDED, f'the A/B\'s reach is {reach!r:.40}, '
-                     f'not a number')
-    if reach >= abs(event - 1):
-        return _said(UNDECIDED, f'the A/B says same, but within '
-                     f'±{_pct(reach)}: it cannot rule out a software change '
-                     f'of the event\'s size; {levels}')
-    if side_a == side_b == TONIGHT:
+    excludes = _excludes(ab, event)
+    span = f'[{ab.get("low")!r:.10}, {ab.get("high")!r:.10}]'
+    if excludes is None:
+        return _said(UNDECIDED, f'the A/B\'s interval {span:.60} is no '
+                     f'interval of positive numbers')
+    if not excludes:
+        return _said(UNDECIDED, f'the A/B says same, but its interval of '
+                     f'B/A {span} reaches the event\'s {event:.3f}: it '
+                     f'cannot rule out a software change of the event\'s '
+                     f'size; {levels}')
+    a, b = ab['median_a'], ab['median_b']
+    if _reached(a, before, tonight, tolerance) and \
+            _reached(b, before, tonight, tolerance):
         return _said('machine (by experiment)', f'both stacks at tonight\'s '
-                     f'level, the same within ±{_pct(reach)}: the machine, or '
-                     f'what both stacks share; {levels}')
-    if side_a == side_b == BEFORE:
+                     f'level, B/A in {span}, not the event\'s '
+                     f'{event:.3f}: the machine, or what both stacks share; '
+                     f'{levels}')
+    if _kept(a, before, tonight, tolerance) and \
+            _kept(b, before, tonight, tolerance):
         return _said('not reproduced', f'both stacks at the level before, '
-                     f'the same within ±{_pct(reach)}; {levels}')
+                     f'B/A in {span}; {levels}')
     return _said(UNDECIDED, f'the A/B says same, but the sides lie at '
                  f'different levels or at neither; {levels}')
