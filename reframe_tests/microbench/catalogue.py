@@ -147,7 +147,7 @@ PITFALLS = (
         (Check('fio_data_reduction', 'fio_data_reduction.py',
                (('fill', ('zeros', 'default', 'incompressible')),),
                'zeros_over_incompressible', ('stored_bytes',)),
-         Check('elbencho_data_reduction', 'fio_data_reduction.py',
+         Check('elbencho_data_reduction', 'elbencho_data_reduction.py',
                (('blocks', ('same', 'half', 'random')),),
                'write_same_over_random', ('stored_bytes',))),
         ('S6',),
@@ -198,7 +198,7 @@ PITFALLS = (
         'IOR\'s buffer is host memory by default; a GPU application writes '
         'from and reads into GPU memory, so a host-buffer figure is its '
         'I/O only if moving the data between GPU and host costs nothing.',
-        (Check('ior_gpu_buffer', 'ior_page_cache.py',
+        (Check('ior_gpu_buffer', 'ior_gpu_buffer.py',
                (('buffer', ('host', 'managed', 'device')),),
                'easy_read_host_over_managed', ('darshan', 'residency')),),
         (), ("IOR 4.0.0's -O allocateBufferOnGPU and --gpuDirect",)),
