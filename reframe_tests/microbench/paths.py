@@ -19,6 +19,9 @@ ROOT = os.path.dirname(CHECKS)
 REFERENCES = os.path.join(CHECKS, 'references')
 #: The acknowledgements of the verdicts' changes, one file per system
 ACKS = os.path.join(REFERENCES, 'acks')
+#: The check file of ``microbench audit --measure`` (not a pitfall: it
+#: measures the forms of an audit finding, :mod:`.audit.formsfile`)
+AUDIT_CHECKS = os.path.join(CHECKS, 'audit_checks', 'audit_forms.py')
 #: The suite's modes (``--mode quick``)
 MODES = os.path.join(CHECKS, 'modes.yaml')
 #: The shell skeleton of every rounds job

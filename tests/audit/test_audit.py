@@ -462,6 +462,28 @@ def test_measure_runs_both_forms_round_robin_through_the_suite(capsys,
                                       'microbench-audit-*'))
 
 
+@pytest.mark.e2e
+@pytest.mark.skipif(shutil.which('ior') is None or
+                    shutil.which('mpirun') is None,
+                    reason='IOR (or mpirun) not installed: PATH=/opt/rt/bin')
+def test_measure_ior_reads_after_write_against_odirect_on_one_node(capsys):
+    '''IOR's tutorial line (write then read, no -C): its read after write
+    measured on this one node against O_DIRECT, through the suite's IOR
+    rounds and their residency witness.'''
+    code = main(['audit', '--measure', '-S', 'samples=2', '-S',
+                 'tasks_per_node=2', corpus('ior-tutorial-fpp.cmd')])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert 'measure S4 (ior_page_cache, gap easy_read_none_over_odirect)' \
+        in out
+    line = next(ln for ln in out.splitlines()
+                if ln.strip().startswith('easy_read_none_over_odirect:'))
+    assert float(line.split(':')[1].split()[0]) > 0, out
+    assert '--posix.odirect' in out
+    assert not glob.glob(os.path.join(tempfile.gettempdir(),
+                                      'microbench-audit-*'))
+
+
 def test_darshan_says_what_the_command_line_says_and_the_counters_cannot():
     report = audit_file(_darshan(
         'audit/darshan/fio-cache-buffered-job.darshan'))

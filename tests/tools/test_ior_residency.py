@@ -31,6 +31,20 @@ def test_the_witness_splits_ior_at_its_phase_boundary():
         ior_residency.phases(write)
 
 
+def test_a_write_not_stonewalled_passes_no_count_to_its_read():
+    '''An audit's user form (no -D, no wear-out): IOR refuses a
+    stonewall status file without a wear-out (IOR 4.0.0, ior.c:1458:
+    "the StoneWallingStatusFile is only sensible for a write test when
+    using stoneWallingWearOut").'''
+    argv = ('ior', '-w', '-r', '-t', '1m', '-b', '16m', '-F', '-o', 'f')
+    write, read = ior_residency.phases(argv)
+    assert write == ('ior', '-w', '-k', *argv[3:])
+    assert read == ('ior', '-r', '-k', *argv[3:])
+    worn_off = (*argv, '-O', 'stoneWallingWearOut=0')
+    assert ior_residency.phases(worn_off)[0] == ('ior', '-w', '-k',
+                                                 *worn_off[3:])
+
+
 @pytest.mark.parametrize('nodes, per_node, defence, node0, node1', [
     # -C -Q 1: each node reads the next node's files
     (2, 2, 'reorder_fsync', ['testfile.00000002', 'testfile.00000003'],

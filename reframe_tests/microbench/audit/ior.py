@@ -143,11 +143,14 @@ def _ior_cache(found, given, directives, launch, context):
     measure = {'check': 'ior_page_cache', 'gap': gap, 'nodes': nodes,
                'tasks': tasks}
     if reads and writes and not reorder:
+        # --measure reads it: the read after write, measured on one node
+        # against O_DIRECT (audit/measure.py)
         finding = _ior_finding(
             found, launch, given, 'read after write without -C (nor -Z, '
             'O_DIRECT or -M): every task reads back what its own node '
             'wrote', fits, ('-C', '-Q', '-Z', '-e') if defence ==
-            'reorder_fsync' else (), fix_words, measure)
+            'reorder_fsync' else (), fix_words,
+            {**measure, 'read_after_write': True})
     elif reads and reorder:
         shift = _int(getopt.value(given, '-Q')
                      or '1') or 1

@@ -2,12 +2,15 @@
 round-robin, through the suite's own rounds.
 
 For a finding whose check the tool can run here (fio's S1, S2, S3; IOR's
-S4 on one node), it writes a ReFrame check file of three classes, each a
-subclass of the tool's classes in the suite (its rounds fixture with two
-variants, ``yours`` and ``realistic``; its variant check; a ``GapCheck``
-named for the matching check's gap), and runs it with ``reframe``: the
-same job skeleton, lock, scratch directory and cleanup, witnesses and
-validation as the check's.  It prints the gap as the check reports it:
+S4 on one node), it writes the two forms and the gap as data (a forms
+file, :mod:`.formsfile`) and runs ``reframe`` on the check file of the
+measured forms (``reframe_tests/audit_checks/audit_forms.py``): the
+tool's classes in the suite (its rounds fixture with two variants,
+``yours`` and ``realistic``; its variant check; a ``GapCheck`` named for
+the matching check's gap), the same job skeleton, lock, scratch directory
+and cleanup, witnesses and validation as the check's.  What is measured
+is chosen from the finding's structured members (its check, its
+``measure``), never from its prose.  It prints the gap as the check reports it:
 the ratio of the medians, every round's ratio and every sample.
 
 It runs on ``local:default`` (this machine), never on a facility
@@ -22,7 +25,7 @@ import sys
 import tempfile
 
 from microbench import fields, knobs, paths
-from microbench.audit import fiojob, getopt, options, words
+from microbench.audit import fiojob, formsfile, getopt, options, words
 
 #: The checks ``--measure`` knows how to pair, by tool
 MEASURED = {'fio': ('fio_cache_flags', 'fio_fallocate',
@@ -37,101 +40,6 @@ FORM_SETTINGS = ('large_file_size', 'file_size', 'runtime_s')
 _FIO_DROPPED = ('directory', 'filename', 'output', 'output-format',
                 'write_bw_log', 'write_lat_log', 'write_iops_log',
                 'write_hist_log', 'opendir')
-
-_FIO_CHECK = '''
-import reframe as rfm
-from reframe.core.builtins import fixture, parameter
-
-from microbench.suite.gap import GapCheck, rounds_of
-from microbench.suite.rounds import SCRATCH
-from microbench.tools.fio import FioRounds, FioVariantCheck
-
-FORMS = json.loads({forms!r})
-
-
-class audit_fio_rounds(FioRounds):
-    """The user's fio job and its realistic form, round-robin."""
-
-    variants = ('yours', 'realistic')
-    page_cache_variants = tuple({page_cache!r})
-    overwrite_variants = tuple({overwrite!r})
-    witness_syscall = {witness!r}
-    witness_expect = {{'yours': True, 'realistic': False}}
-    runtime_s = {runtime!r}
-    block_size = {block_size!r}
-    darshan = {darshan!r}
-
-    def fio_options(self, variant):
-        options = dict(FORMS[variant])
-        if {filename!r}:
-            options['filename'] = SCRATCH + '/' + {filename!r}
-        else:
-            options['directory'] = SCRATCH
-        return options
-
-
-@rfm.simple_test
-class audit_fio(FioVariantCheck):
-    form = parameter(['yours', 'realistic'])
-    knob = 'form'
-    rounds = fixture(audit_fio_rounds, scope='environment')
-
-    def _check_overwrite(self, overwrite):
-        if {judge_overwrite!r}:
-            super()._check_overwrite(overwrite)
-
-
-@rfm.simple_test
-class audit_fio_gap(GapCheck):
-    pitfall = audit_fio
-    rounds = rounds_of(audit_fio)
-    gaps = {{{gap!r}: ('yours', 'realistic')}}
-'''
-
-_IOR_CHECK = '''
-import reframe as rfm
-from reframe.core.builtins import fixture, parameter
-
-from microbench.suite.gap import GapCheck, rounds_of
-from microbench.tools.ior import IorRounds, IorVariantCheck
-from microbench.tools.ior import command
-
-FORMS = json.loads({forms!r})
-
-
-class audit_ior_rounds(IorRounds):
-    """The user's IOR command and its realistic form, round-robin."""
-
-    variants = ('yours', 'realistic')
-    tasks_per_node = {tasks!r}
-
-    def point(self, variant):
-        return 'user', variant, 1, self.tasks_per_node
-
-    def ior_command(self, variant, deadline_s=None, summary=True):
-        argv = (self.ior(), *FORMS[variant], '-o', command.TESTFILE)
-        if summary:
-            argv += ('-O', 'summaryFormat=JSON', '-O',
-                     'summaryFile=' + command.SUMMARY_FILE)
-        return command.IorCommand(argv, 1, self.tasks_per_node,
-                                  command.asked_of(argv, 1,
-                                                   self.tasks_per_node))
-
-
-@rfm.simple_test
-class audit_ior(IorVariantCheck):
-    form = parameter(['yours', 'realistic'])
-    knob = 'form'
-    rounds = fixture(audit_ior_rounds, scope='environment')
-
-
-@rfm.simple_test
-class audit_ior_gap(GapCheck):
-    pitfall = audit_ior
-    rounds = rounds_of(audit_ior)
-    gaps = {{{gap!r}: ('yours', 'realistic', {figure!r})}}
-'''
-
 
 def _fio_form(job, fix):
     '''The options of a fio job (its settings, last one wins) with
@@ -156,7 +64,7 @@ def _fio_form(job, fix):
 
 
 def plan(report, finding, settings):
-    '''(tool, check text, what it measures) of one finding, or a string
+    '''(tool, forms file document, the forms) of one finding, or a string
     saying why it cannot be measured here.'''
     check = finding.entry.check
     invocation = next(i for i in report.invocations if finding in i.findings)
@@ -192,16 +100,19 @@ def plan(report, finding, settings):
         filename = os.path.basename(job.value('filename') or '') \
             if job.value('filename') and ':' not in job.value('filename') \
             else ''
-        text = _FIO_CHECK.format(
-            forms=json.dumps(forms), page_cache=['yours'] if check ==
-            'fio_cache_flags' else [], overwrite=['yours'] if check ==
-            'fio_time_based_overwrite' else [], witness='fallocate' if
-            check == 'fio_fallocate' else None, runtime=int(runtime),
-            filename=filename, block_size=block_size,
-            darshan=[] if block_size else ['off'], judge_overwrite=check ==
-            'fio_time_based_overwrite' or not job.flag('time_based'),
-            gap=finding.entry.gap if check != 'ior_page_cache' else None)
-        return 'fio', text, forms
+        doc = formsfile.document('fio', check, finding.entry.gap, forms, {
+            'page_cache_variants': ['yours'] if check == 'fio_cache_flags'
+            else [],
+            'overwrite_variants': ['yours'] if check ==
+            'fio_time_based_overwrite' else [],
+            'witness_syscall': 'fallocate' if check == 'fio_fallocate'
+            else None,
+            'runtime_s': int(runtime), 'filename': filename,
+            'block_size': block_size,
+            'darshan': [] if block_size else ['off'],
+            'judge_overwrite': check == 'fio_time_based_overwrite'
+            or not job.flag('time_based')})
+        return 'fio', doc, forms
     if invocation.tool == 'IOR' and check == 'ior_page_cache':
         measure = finding.measure or {}
         if measure.get('nodes') not in (None, 1):
@@ -214,13 +125,13 @@ def plan(report, finding, settings):
             return forms
         # on one node the read can only be kept from the page cache by
         # O_DIRECT: the check's odirect defence and its gap
-        gap = ('easy_read_none_over_odirect' if 'without -C' in
-               finding.evidence else 'easy_write_none_over_fsync')
+        gap = ('easy_read_none_over_odirect' if measure.get('read_after_write')
+               else 'easy_write_none_over_fsync')
         tasks = settings.get('tasks_per_node') or measure.get('tasks') or 1
-        text = _IOR_CHECK.format(forms=json.dumps(forms), tasks=int(tasks),
-                                 gap=gap, figure=gap.split('_')[1])
+        doc = formsfile.document('ior', check, gap, forms, {
+            'tasks_per_node': int(tasks), 'figure': gap.split('_')[1]})
         finding.measure = {**measure, 'gap': gap}
-        return 'ior', text, forms
+        return 'ior', doc, forms
     return (f'{check or "no check"} cannot be measured here by --measure '
             f'(it measures fio\'s S1, S2, S3 and IOR\'s S4 on one node)')
 
@@ -230,7 +141,7 @@ def _ior_forms(invocation, finding):
     given, _ = getopt.parse(launch.argv, options.getopt_table('ior'),
                             'IOR', invocation.where)
     yours = getopt.rewrite(launch.argv, given, ('-o', '-i'), ())[1:]
-    if 'without -C' in finding.evidence:
+    if (finding.measure or {}).get('read_after_write'):
         transfer = fiojob.size_bytes(getopt.value(given, '-t', '256k'))
         if transfer is None or transfer % 4096:
             return ('its transfers are not aligned for O_DIRECT, the one '
@@ -281,20 +192,22 @@ def run(reports, args):
 
 
 def _run_one(head, planned, finding, settings, partition):
-    tool, text, forms = planned
+    _, doc, forms = planned
     directory = tempfile.mkdtemp(prefix='microbench-audit-')
     try:
-        check_file = os.path.join(directory, f'audit_{tool}.py')
-        with open(check_file, 'w') as fp:
-            fp.write('import json\n' + text)
+        forms_file = os.path.join(directory, 'forms.json')
+        formsfile.write(forms_file, doc)
         prefix = os.path.join(directory, 'run')
-        command = reframe_command(check_file, prefix, settings, partition)
+        command = reframe_command(paths.AUDIT_CHECKS, prefix, settings,
+                                  partition)
         print(f'{head}: running (yours, then realistic, round-robin): '
-              f'{" ".join(command)}', flush=True)
+              f'{formsfile.ENV}={forms_file} {" ".join(command)}',
+              flush=True)
         # its perflogs and results storage are its own: an audit is no
         # session of the suite's history
         ran = subprocess.run(command, capture_output=True, text=True,
                              env={**os.environ, 'PYTHONPATH': paths.CHECKS,
+                                  formsfile.ENV: forms_file,
                                   'RFM_SQLITE_DB_FILE': os.path.join(
                                       prefix, 'results.db')})
         try:

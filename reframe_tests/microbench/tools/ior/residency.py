@@ -22,14 +22,22 @@ from microbench.tools.ior import command
 
 def phases(argv):
     '''(write argv, read argv) of a witness's IOR command ``argv``, which
-    writes then reads (``-w -r``), split at the phase boundary.'''
+    writes then reads (``-w -r``), split at the phase boundary; the
+    stonewall's count passed from one to the other where IOR's wear-out
+    stonewalls the write.'''
     program, *words = argv
     if words[:2] != ['-w', '-r']:
         raise ValueError(f'{" ".join(argv)!r} does not write then read: '
                          f'no phase boundary to look at')
 
-    status = ('-O', f'stoneWallingStatusFile={command.STATUS_FILE}')
     rest = words[2:]
+    # A stonewalled write (IOR's wear-out) leaves its count for the read;
+    # IOR refuses the status file of a command without one (an audit's
+    # user form)
+    worn = any('stoneWallingWearOut=' in word and not word.endswith('=0')
+               for word in rest)
+    status = (('-O', f'stoneWallingStatusFile={command.STATUS_FILE}')
+              if worn else ())
     return ((program, '-w', '-k', *rest, *status),
             (program, '-r', '-k', *rest, *status))
 
