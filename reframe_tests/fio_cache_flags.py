@@ -19,7 +19,7 @@ from reframe.core.builtins import fixture, parameter, variable
 
 from microbench import knobs
 from microbench.suite.gap import GapCheck, rounds_of
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 from microbench.tools.fio.cache import (CacheFlagsRounds,
                                         CacheFlagsVariantCheck)
 

@@ -24,7 +24,7 @@ from reframe.core.builtins import fixture, parameter, variable
 from microbench import knobs
 from microbench.suite.gap import rounds_of
 from microbench.suite.reduction import Claim, ReductionGapCheck
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 from microbench.tools.fio.reduction import (FioReductionRounds,
                                             FioReductionVariantCheck)
 

@@ -18,7 +18,7 @@ from reframe.core.builtins import fixture, parameter
 
 from microbench.audit import formsfile
 from microbench.suite.gap import GapCheck, rounds_of
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 from microbench.tools.fio import FioRounds, FioVariantCheck
 from microbench.tools.ior import IorRounds, IorVariantCheck, command
 

@@ -10,7 +10,7 @@ import collections
 import re
 
 from microbench.suite.output import OutputError, lines, number, once
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 
 #: What fincore says of the files: bytes resident, bytes, files
 Resident = collections.namedtuple('Resident', 'resident size files')

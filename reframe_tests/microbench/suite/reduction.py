@@ -34,7 +34,7 @@ from reframe.core.exceptions import SanityError
 
 from microbench.suite.gap import GapCheck
 from microbench.suite.output import OutputError, lines, number, once
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 from microbench.units import MIB
 
 #: What a partition may declare its scratch reduces

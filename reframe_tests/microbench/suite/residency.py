@@ -38,7 +38,7 @@ import shlex
 from microbench import fields, paths
 from microbench.suite.fincore import parse_nodes, short
 from microbench.suite.output import OutputError
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 
 #: The most of the data a read is about to read that may be resident in
 #: the reading node's page cache for its figure to be a storage figure:

@@ -31,9 +31,6 @@ from microbench.suite.collected import Collected
 from microbench.suite.kept import Kept
 from microbench.suite.recorded import Recorded
 
-#: The job's private scratch directory, as the variant commands name it
-SCRATCH = '$scratch'
-
 #: The shell skeleton of every rounds job
 SKELETON = skeleton.SKELETON
 

@@ -21,6 +21,11 @@ from microbench.suite import progress
 #: The shell skeleton of every rounds job
 SKELETON = paths.SKELETON
 
+#: The job's private scratch directory, as the variant commands name it
+#: (the skeleton makes it under the scratch root, ``scratch_root``, for
+#: each round and removes it after)
+SCRATCH = '$scratch'
+
 #: What every stage directory holds beside the job script: the skeleton,
 #: the lock and progress lines it sources, the residency witness's node
 #: script

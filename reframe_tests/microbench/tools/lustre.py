@@ -12,7 +12,7 @@ from reframe.core.exceptions import SanityError
 from microbench.suite import where
 from microbench.tools.fio import FioRounds, FioVariantCheck
 from microbench.suite.output import lines, number, once
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 
 
 def setstripe(path, count, size):

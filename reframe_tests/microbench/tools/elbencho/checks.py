@@ -13,7 +13,8 @@ from reframe.core.builtins import run_after, variable
 from reframe.core.exceptions import SanityError
 
 from microbench.suite import launchers, memory
-from microbench.suite.rounds import SCRATCH, Rounds
+from microbench.suite.rounds import Rounds
+from microbench.suite.skeleton import SCRATCH
 from microbench.units import size_bytes
 from microbench.suite.variant import VariantCheck
 from microbench.suite.witnessed import Witnessed

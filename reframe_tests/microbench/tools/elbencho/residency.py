@@ -13,7 +13,7 @@ mixes what the node wrote with what it reads).
 '''
 
 from microbench.suite import fincore, launchers, residency
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 from microbench.tools.elbencho.checks import (ElbenchoRounds,
                                               ElbenchoVariantCheck)
 

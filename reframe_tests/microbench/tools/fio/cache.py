@@ -29,7 +29,7 @@ from reframe.core.exceptions import SanityError
 from microbench import knobs
 from microbench.suite import missing
 from microbench.suite.fincore import fincore_command, parse_fincore
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 from microbench.tools.fio.checks import FioRounds, FioVariantCheck
 from microbench.tools.fio.output import command, parse
 from microbench.units import MIB

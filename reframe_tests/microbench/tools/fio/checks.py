@@ -6,7 +6,8 @@ from reframe.core.exceptions import SanityError
 
 from microbench import knobs
 from microbench.suite import darshan, memory, records, samples, strace
-from microbench.suite.rounds import SCRATCH, Rounds
+from microbench.suite.rounds import Rounds
+from microbench.suite.skeleton import SCRATCH
 from microbench.suite.stats import Samples
 from microbench.units import size_bytes
 from microbench.suite.variant import VariantCheck

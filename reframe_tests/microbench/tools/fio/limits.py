@@ -16,7 +16,7 @@ from reframe.core.builtins import variable
 from reframe.core.exceptions import SanityError
 
 from microbench.suite import memory, residency, samples
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 from microbench.suite.variant import VariantCheck
 from microbench.tools.fio.checks import NEW_OFFSETS, FioRounds
 from microbench.tools.fio.output import command, data_bytes

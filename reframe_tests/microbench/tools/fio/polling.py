@@ -31,7 +31,7 @@ from reframe.core.exceptions import SanityError
 
 from microbench import knobs
 from microbench.suite import cpu, memory, records
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 from microbench.suite.variant import VariantCheck
 from microbench.tools.fio.checks import NEW_OFFSETS, FioRounds
 from microbench.tools.fio.output import command, data_bytes

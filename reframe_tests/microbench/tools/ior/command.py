@@ -17,7 +17,7 @@ is a part of the command too.
 from dataclasses import dataclass
 
 from microbench import knobs
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 from microbench.tools.ior import gpu
 from microbench.tools.ior.summary import PHASES
 from microbench.units import size_bytes

@@ -12,7 +12,7 @@ from reframe.core.exceptions import SanityError
 from microbench import knobs
 from microbench.suite import mpi, where
 from microbench.suite.mpi import MpiRounds
-from microbench.suite.rounds import SCRATCH
+from microbench.suite.skeleton import SCRATCH
 from microbench.suite.variant import VariantCheck
 from microbench.suite.witnessed import Witnessed
 from microbench.tools.mdtest.output import (ERRORS, OPERATIONS, WARNINGS,
