@@ -102,6 +102,41 @@ def test_an_undecided_half_step_narrows_through_the_other_half():
     assert search.result(KEY)[:2] == (bisection.NAMED, [3])
 
 
+def test_a_figure_left_undecided_does_not_spend_the_others_steps():
+    '''The planted k = 8 bisection (bench/bisect_planted.py --b
+    planted-d), as it ran: three figures moved by fio (group 6); the first
+    step (the four groups before darshan-util) cleared two of them and
+    left the noisy third undecided.  The next steps halve the set the two
+    share, and they are named by steps 1 to 3, within the budget: the
+    undecided figure follows them (halving its eight candidates first took
+    a fourth step, past the budget).'''
+    default = ('fio_data_reduction', 'default', 'write', 'MiB/s',
+               'higher-is-better')
+    groups = [('bystander-one',), ('bystander-three',), ('bystander-two',),
+              ('darshan-runtime',), ('darshan-util',),
+              ('fabtests', 'libfabric'), ('fio',), ('ior',)]
+    keys = [default, KEY, OTHER]
+    search = bisection.Search(groups, keys)
+    first = frozenset({0, 1, 2, 3})
+    spelt = []
+    while (subset := search.next_subset()) is not None:
+        spelt.append(search.spelt(subset))
+        fio = bisection.REPRODUCED if 6 in subset else \
+            bisection.NOT_REPRODUCED
+        said = {key: fio for key in keys}
+        if subset == first:
+            del said[default]
+        search.record(subset, 'measured', said)
+    assert spelt[:3] == [
+        'bystander-one, bystander-three, bystander-two, darshan-runtime',
+        'darshan-util, fabtests+libfabric', 'fio']
+    for key in (KEY, OTHER):
+        assert search.result(key)[:2] == (bisection.NAMED, [6])
+        assert max(search.deciding(key)) + 1 <= bisection.budget(8)
+    assert search.result(default)[:2] == (bisection.NAMED, [6])
+    assert len(search.steps) == 3
+
+
 def test_two_figures_with_two_causes_are_named_each():
     search = _search(8, {KEY: 1, OTHER: 6})
     assert search.result(KEY)[:2] == (bisection.NAMED, [1])
