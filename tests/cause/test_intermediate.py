@@ -2,6 +2,7 @@
 step, written from two real locks; with the pinned Spack on PATH, the
 steps concretize to the nodes of A and B.'''
 
+import dataclasses
 import os
 import shutil
 
@@ -12,7 +13,7 @@ from microbench.cause import diff, intermediate, locks, stacks
 from spack_manifests import ENVS_DIR
 
 DATA = os.path.join(os.path.dirname(__file__), '..', 'data', 'spack')
-PLANTED = {side: os.path.join(DATA, f'planted-{side}') for side in 'ab'}
+PLANTED = {side: os.path.join(DATA, f'planted-{side}') for side in 'abd'}
 
 
 def _found(a='a', b='b'):
@@ -137,6 +138,49 @@ NO_SPACK = pytest.mark.skipif(shutil.which('spack') is None,
                               reason='no spack executable on PATH')
 
 
+def _repo_order(subset):
+    '''The namespaces, in order, of the step of planted-a against planted-d
+    (side B's fio is microbench_test_double's) that moves ``subset``.'''
+    found = _found('a', 'd')
+    manifest = intermediate.intermediate(
+        found, subset, intermediate.repos_of(PLANTED['d']))
+    return list(manifest['spack']['repos'])
+
+
+def test_a_node_takes_the_recipe_of_its_lock():
+    '''Spack takes fio from the first repository that holds one: a step
+    that keeps A's fio (microbench_test's) lists microbench_test before
+    B's microbench_test_double (found by the k = 8 planted bisection,
+    whose steps without fio compiled a fio of the wrong recipe); one that
+    moves fio, the order of B.'''
+    assert [ns for ns, _ in intermediate.repos_of(PLANTED['d'])] == [
+        'microbench_test_double', 'microbench_test', 'microbench']
+    assert _repo_order({'ior'}) == ['microbench_test',
+                                    'microbench_test_double', 'microbench']
+    assert _repo_order(set()) == ['microbench_test',
+                                  'microbench_test_double', 'microbench']
+    assert _repo_order({'fio'}) == ['microbench_test_double',
+                                    'microbench_test', 'microbench']
+
+
+def test_recipes_needed_in_contradicting_orders_are_one_line(tmp_path):
+    '''Two packages, each of whose lock's recipe is in the repository the
+    other's must go before: no order gives both; said, never guessed.'''
+    for ns in ('one', 'two'):
+        for name in ('fio', 'ior'):
+            folder = tmp_path / ns / 'packages' / name
+            folder.mkdir(parents=True)
+            (folder / 'package.py').write_text('')
+    found = _found('a', 'b')
+    chosen = {name: [dataclasses.replace(node, namespace=ns)
+                     for node in found.a.by_name()[name]]
+              for name, ns in (('fio', 'two'), ('ior', 'one'))}
+    with pytest.raises(locks.LockError) as err:
+        intermediate.ordered_repos([('one', str(tmp_path / 'one')),
+                                    ('two', str(tmp_path / 'two'))], chosen)
+    assert '\n' not in str(err.value) and 'one, two' in str(err.value)
+
+
 def _pinned():
     try:
         stacks.pinned_spack()
@@ -162,6 +206,23 @@ def test_the_step_of_no_change_is_a_and_of_every_change_b(side, tmp_path):
     assert set(made.nodes) == set(wanted.nodes), (
         sorted(n.spec() for h, n in made.nodes.items()
                if h not in wanted.nodes))
+
+
+@NO_SPACK
+def test_a_step_of_the_k8_plant_without_fio_is_a_fio(tmp_path):
+    '''planted-a against planted-d, the step that moves ior alone: its fio
+    is A's build (microbench_test's recipe), nothing built anew.'''
+    _pinned()
+    found = _found('a', 'd')
+    env = str(tmp_path / 'step')
+    intermediate.write(env, intermediate.intermediate(
+        found, {'ior'}, intermediate.repos_of(PLANTED['d'])))
+    made = stacks.concretize(env)
+    known = set(found.a.nodes) | set(found.b.nodes)
+    assert set(made.nodes) <= known, sorted(
+        n.spec() for h, n in made.nodes.items() if h not in known)
+    (fio,) = made.by_name()['fio']
+    assert fio.namespace == 'microbench_test' and fio.hash in found.a.nodes
 
 
 @NO_SPACK

@@ -14,7 +14,9 @@ share and follows its dependencies.  The roots are the packages of A's
 roots (B's for an added root in the subset, none for a removed one).
 
 The recipes come from the repositories given (:func:`repos_of` reads an
-environment's), in their order; ``builtin`` is the site's.  A node's hash
+environment's), in their order but where a node's recipe needs another
+(:func:`ordered_repos`: Spack takes a package from the first repository
+holding it); ``builtin`` is the site's.  A node's hash
 covers its recipe: a step reproduces A's and B's hashes only with the
 recipes that made the locks (the pinned spack-packages and the project's
 repository at the commit of the locks).  Whether a subset can be built at
@@ -111,6 +113,51 @@ def _chosen(found, side):
     return out
 
 
+def _provides(path, name):
+    '''Whether the repository at ``path`` holds a recipe of ``name``
+    (Spack's package folder: ``-`` written ``_``, a leading digit behind
+    ``_``).'''
+    folder = name.replace('-', '_')
+    if folder[:1].isdigit():
+        folder = f'_{folder}'
+    return os.path.isfile(os.path.join(path, 'packages', folder,
+                                       'package.py'))
+
+
+def ordered_repos(repos, chosen):
+    '''``repos`` ([(namespace, path)]) in the order that gives every node
+    of ``chosen`` ({name: [nodes]}) the recipe of its lock: Spack takes a
+    package from the first repository that holds it, so a node's
+    namespace goes before every other repository holding a recipe of its
+    name (side A's fio of ``microbench_test`` before side B's repository
+    ``microbench_test_double``, which holds another fio); otherwise the
+    order given.
+
+    :raises LockError: two nodes need the repositories in orders that
+        contradict each other.'''
+    names = [ns for ns, _ in repos]
+    path = dict(repos)
+    before = {ns: set() for ns in names}      # {ns: namespaces before it}
+    for name, nodes in sorted(chosen.items()):
+        for node in nodes:
+            if node.namespace not in path:
+                continue
+            for other in names:
+                if other != node.namespace and _provides(path[other], name):
+                    before[other].add(node.namespace)
+    out = []
+    while len(out) < len(names):
+        ready = [ns for ns in names if ns not in out
+                 and before[ns] <= set(out)]
+        if not ready:
+            left = ', '.join(ns for ns in names if ns not in out)
+            raise LockError(f'the step needs each of the repositories '
+                            f'{left} before another: two of its packages '
+                            f'take recipes of one name from each')
+        out.append(ready[0])
+    return [(ns, path[ns]) for ns in out]
+
+
 def _target(lock):
     '''The target of the lock's roots (the environment's explicit one).'''
     targets = sorted({lock.nodes[digest].arch[2]
@@ -157,6 +204,7 @@ def intermediate(found, subset, repos, roots=None):
                         f'{", ".join(missing)} of its nodes has no '
                         f'repository here')
 
+    repos = ordered_repos(repos, chosen)
     target = _target(found.b if subset else found.a)
     packages = {'all': {'target': [target]}}
     providers = {}
