@@ -19,12 +19,9 @@ import json
 import os
 import sys
 
+from diagnose import WANTED
 from microbench.cause import ab_json, diagnose, diagnosis_json
 from microbench.verdicts import compare_json
-
-#: What a plant's kind must be classed as (bench/diagnose.py's WANTED)
-WANTED = {'software': 'software (by experiment)',
-          'machine': 'machine (by experiment)', 'none': 'not reproduced'}
 
 
 def again(work, out):
