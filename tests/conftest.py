@@ -1,7 +1,8 @@
 '''File systems the end-to-end tests mount (as root) to provoke faults, a
 compressing file system for the data-reduction check, a guard on
-Hypothesis' settings of parametrized tests, and which tests share one
-worker when the tests run on every core (pytest-xdist).'''
+Hypothesis' settings of parametrized tests, which tests share one worker
+when the tests run on every core (pytest-xdist), and the share of the
+run's time no test module may take (tests/helpers/module_times.py).'''
 
 import os
 import shutil
@@ -11,6 +12,7 @@ import tempfile
 import pytest
 
 import dryruns
+import module_times
 import workers
 from microbench.units import size_bytes
 
@@ -30,6 +32,14 @@ def pytest_xdist_make_scheduler(config, log):
     if config.getvalue('dist') == 'loadscope':
         return workers.ByGroup(config, log)
     return None
+
+
+def pytest_configure(config):
+    '''Time by test module, on the process that sees every report (not an
+    xdist worker).'''
+    if not hasattr(config, 'workerinput'):
+        config.pluginmanager.register(module_times.Plugin(config),
+                                      'microbench-module-times')
 
 
 @pytest.fixture(scope='session')

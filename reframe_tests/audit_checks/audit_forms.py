@@ -93,7 +93,8 @@ class audit_ior_rounds(IorRounds):
     def ior_commands(self, variant, deadline_s=None, summary=True):
         '''The user's form's one IOR command (the suite's rounds run a
         variant's commands in order).'''
-        argv = (self.ior(), *phases_first(FORMS['forms'][variant]), '-o',
+        argv = (self.program_path(),
+                *phases_first(FORMS['forms'][variant]), '-o',
                 command.TESTFILE)
         if summary:
             argv += ('-O', 'summaryFormat=JSON', '-O',

@@ -3,12 +3,10 @@ invocations in tests/data/audit, real Darshan logs), each rule where it
 fires and where it must not, the output formats (SARIF validated against
 the official 2.1.0 schema) and the inputs it cannot read.'''
 
-import glob
 import json
 import os
 import re
 import shutil
-import tempfile
 import subprocess
 
 import pytest
@@ -428,60 +426,6 @@ def test_darshan_logs_are_judged_with_the_witness_rules(name, expected):
     unseen = ' '.join(s for i in report.invocations for s in i.unseen)
     assert 'O_DIRECT' in unseen and 'fallocate' in unseen and \
         'io_uring' in unseen
-
-
-# ---- --measure, end to end with the real fio --------------------------
-
-@pytest.mark.e2e
-@pytest.mark.skipif(shutil.which('fio') is None, reason='fio not installed')
-def test_measure_runs_both_forms_round_robin_through_the_suite(capsys,
-                                                              tmp_path):
-    '''A buffered random write of a small file: its S1 measured by the
-    suite's own rounds (fio_cache_flags' gap), both forms round-robin, the
-    gap printed with every round's ratio and every sample.'''
-    code = main(['audit', '--measure', '-S', 'samples=2', '--', 'fio',
-                 '--name=t', '--rw=randwrite', '--bs=32k', '--size=64m',
-                 f'--directory={tmp_path}'])
-    out = capsys.readouterr().out
-    assert code == 1, out
-    assert 'measure S1 (fio_cache_flags, gap buffered_over_direct)' in out
-    line = next(ln for ln in out.splitlines()
-                if ln.strip().startswith('buffered_over_direct:'))
-    ratio = float(line.split(':')[1].split()[0])
-    rounds = next(ln for ln in out.splitlines() if 'per round:' in ln)
-    assert len(rounds.split(':', 1)[1].split(',')) == 2
-    samples = next(ln for ln in out.splitlines() if 'samples:' in ln)
-    assert 'yours:' in samples and 'realistic:' in samples
-    assert ratio > 1, out          # the page cache over O_DIRECT, here
-    assert not os.listdir(tmp_path)     # the scratch is the suite's
-    # an audit is no session of the suite's history: its perflogs and
-    # results storage were its own, and are gone
-    from microbench import paths
-    assert not glob.glob(os.path.join(paths.PERFLOGS, '*', '*', 'audit_*'))
-    assert not glob.glob(os.path.join(tempfile.gettempdir(),
-                                      'microbench-audit-*'))
-
-
-@pytest.mark.e2e
-@pytest.mark.skipif(shutil.which('ior') is None or
-                    shutil.which('mpirun') is None,
-                    reason='IOR (or mpirun) not installed: PATH=/opt/rt/bin')
-def test_measure_ior_reads_after_write_against_odirect_on_one_node(capsys):
-    '''IOR's tutorial line (write then read, no -C): its read after write
-    measured on this one node against O_DIRECT, through the suite's IOR
-    rounds and their residency witness.'''
-    code = main(['audit', '--measure', '-S', 'samples=2', '-S',
-                 'tasks_per_node=2', corpus('ior-tutorial-fpp.cmd')])
-    out = capsys.readouterr().out
-    assert code == 1, out
-    assert 'measure S4 (ior_page_cache, gap easy_read_none_over_odirect)' \
-        in out
-    line = next(ln for ln in out.splitlines()
-                if ln.strip().startswith('easy_read_none_over_odirect:'))
-    assert float(line.split(':')[1].split()[0]) > 0, out
-    assert '--posix.odirect' in out
-    assert not glob.glob(os.path.join(tempfile.gettempdir(),
-                                      'microbench-audit-*'))
 
 
 def test_darshan_says_what_the_command_line_says_and_the_counters_cannot():

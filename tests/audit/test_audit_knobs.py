@@ -137,7 +137,7 @@ def test_mdtest_rewrite_is_the_checks_stride():
 def test_osu_rewrite_is_the_checks_multiple_buffers():
     self = SimpleNamespace(message_size=32768, window_size=64,
                            size_of=lambda benchmark: 32768,
-                           program=lambda benchmark: benchmark,
+                           program_path=lambda benchmark: benchmark,
                            two_ranks=lambda *argv: ' '.join(argv))
     single = OsuRounds.variant_command(self, 'osu_bw.single').split()
     multiple = OsuRounds.variant_command(self, 'osu_bw.multiple').split()

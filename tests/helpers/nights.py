@@ -3,6 +3,7 @@ with a new UUID and date, every sample times that night's drift (the
 nightly verdict's, the export's and the triage's tests).'''
 
 import copy
+import glob
 import json
 import os
 import sys
@@ -49,3 +50,22 @@ def night(source, index, rng, drop=1.0, drift=0.03, scale=None):
             if isinstance(value[0], (int, float)):
                 value[0] *= factor
     return report
+
+
+def not_stored(session, report, db):
+    '''The error line of ``microbench stored`` and the recipes.'''
+    return (f'session {session} of {report} is not in the results storage '
+            f'{db}: ReFrame could not store it (see its output: lock '
+            f'timeout, full disk, read-only directory?)')
+
+
+def sessions(count, first=0):
+    '''``count`` real recorded sessions (every recorded report in turn),
+    each a night of its own: a new UUID and time.'''
+    sources = []
+    for name in sorted(glob.glob(path('results/*.json'))):
+        with open(name) as fp:
+            sources.append(json.load(fp))
+    rng = np.random.default_rng(first)
+    return [night(sources[index % len(sources)], index, rng)
+            for index in range(first, first + count)]

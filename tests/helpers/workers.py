@@ -16,7 +16,11 @@ once), except two groups, each sent whole to one worker:
 xdist's scheduler sees test ids, not markers, so the modules are found by
 their source (``pytest.mark.e2e`` ...), and :func:`held` checks at
 collection that every marked test is in a module found so: a marker the
-scan misses is an error, never a benchmark run beside another.'''
+scan misses is an error, never a benchmark run beside another.  It checks
+too that a module of ``benchmarks`` holds nothing else: a test that runs
+no benchmark would wait its turn on the one worker that runs them all
+(the run's longest), so it lives in a module of its own.'''
+
 
 import glob
 import os
@@ -70,6 +74,13 @@ def held(items):
                 wrong.append(f'{item.nodeid} is marked {"/".join(markers)} '
                              f'but its module is not in the group {group} '
                              f'(tests/helpers/workers.py)')
+        if GROUPED.get(module) == BENCHMARKS and not any(
+                item.get_closest_marker(m) for m in MARKERS[BENCHMARKS]):
+            wrong.append(f'{item.nodeid} runs no benchmark (no e2e/slurm '
+                         f'marker) but its module is in the group '
+                         f'{BENCHMARKS}: it would wait on their worker; '
+                         f'move it to a module without benchmarks '
+                         f'(tests/helpers/workers.py)')
     return wrong
 
 

@@ -31,7 +31,7 @@ from reframe.core.builtins import fixture, run_after, sanity_function
 from reframe.core.exceptions import SanityError, SkipTestError
 
 from microbench import fields
-from microbench.suite import coldstart, stats
+from microbench.suite import coldstart, required, stats
 from microbench.suite.recorded import copy_shared, Recorded
 
 #: What a gap too spread to tell says to do about it
@@ -109,12 +109,12 @@ class GapCheck(rfm.RunOnlyRegressionTest, Recorded):
     variant = 'gap'
 
     @run_after('init')
+    def name_the_forgotten(self):
+        # what a subclass must set, named where it is forgotten
+        required.check(self, GapCheck)
+
+    @run_after('init')
     def set_gaps(self):
-        if 'rounds' not in type(self).fixture_space:
-            # what a subclass must declare, said where it is forgotten
-            raise TypeError(f'{type(self).__name__}: a gap check declares '
-                            f'its pitfall\'s rounds fixture: rounds = '
-                            f'rounds_of({self.pitfall.__name__})')
         self.valid_systems = list(self.pitfall.valid_systems)
         self.inputs = {}
         self.perf_variables = {

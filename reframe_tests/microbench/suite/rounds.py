@@ -24,8 +24,8 @@ from reframe.core.backends import getlauncher
 from reframe.core.builtins import run_after, run_before, sanity_function
 from reframe.core.builtins import variable
 
-from microbench.suite import (launchers, memory, progress, samples,
-                             skeleton, stacked)
+from microbench.suite import (launchers, memory, progress, required,
+                              samples, skeleton, stacked)
 from microbench import sides
 from microbench.suite.collected import Collected
 from microbench.suite.kept import Kept
@@ -206,9 +206,13 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded, Kept, Collected,
         '''What turns a node's name into the server's address.'''
         return ''
 
-    def program_path(self, program):
-        '''Where the tool's ``program`` is: in the directory its
-        :attr:`bindir` variable names, else found on ``PATH``.'''
+    def program_path(self, program=None):
+        '''Where the tool's ``program`` is (default: the one program it
+        launches, :meth:`launched`): in the directory its :attr:`bindir`
+        variable names, else found on ``PATH``.  Every tool's program is
+        found here, and only here.'''
+        if program is None:
+            (program,) = self.launched()
         return os.path.join(getattr(self, self.bindir) if self.bindir
                             else '', program)
 
@@ -226,6 +230,11 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded, Kept, Collected,
     def expected_seconds(self):
         '''Upper bound of the seconds one sample takes.'''
         return 300
+
+    @run_after('init')
+    def name_the_forgotten(self):
+        # what a subclass must set, named where it is forgotten
+        required.check(self, Rounds)
 
     @run_after('init')
     def keep_residency(self):

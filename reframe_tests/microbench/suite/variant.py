@@ -20,8 +20,8 @@ from reframe.core.builtins import run_after, sanity_function, variable
 from reframe.core.exceptions import SanityError
 
 from microbench import fields, private, sides
-from microbench.suite import (coldstart, limits, memory, progress, stacked,
-                              witnessed)
+from microbench.suite import (coldstart, limits, memory, progress, required,
+                              stacked, witnessed)
 from microbench.suite.output import OutputError
 from microbench.suite.recorded import Recorded, copy_shared
 from microbench.suite.stats import Samples
@@ -122,6 +122,11 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
 
         sn.evaluate(check.validate())
         return check
+
+    @run_after('init')
+    def name_the_forgotten(self):
+        # what a subclass must set, named where it is forgotten
+        required.check(self, VariantCheck)
 
     @run_after('init')
     def record_variant(self):

@@ -63,7 +63,7 @@ class StripingRounds(FioRounds):
         raise NotImplementedError
 
     def tools_needed(self):
-        return [self.fio, 'lfs']
+        return [self.program_path(), 'lfs']
 
     def fio_options(self, variant):
         count, offset = self.layout(variant)

@@ -179,11 +179,8 @@ class OsuRounds(Rounds):
     def launched(cls):
         return tuple(sorted({v.split('.')[0] for v in cls.variants}))
 
-    def program(self, benchmark):
-        return self.program_path(benchmark)
-
     def tools_needed(self):
-        return [self.program(b) for b in self.launched()]
+        return [self.program_path(b) for b in self.launched()]
 
     def version_command(self):
         return launchers.MPI_VERSION
@@ -198,7 +195,7 @@ class OsuRounds(Rounds):
     def variant_command(self, variant):
         benchmark, buffer = variant.split('.')
         size = self.size_of(benchmark)
-        argv = [self.program(benchmark), '-m', f'{size}:{size}']
+        argv = [self.program_path(benchmark), '-m', f'{size}:{size}']
         if benchmark == 'osu_bw':
             argv += ['-W', str(self.window_size)]
 
@@ -219,7 +216,8 @@ class OsuRounds(Rounds):
         if buffer != 'multiple':
             return None
 
-        return (f'{self.two_ranks(self.program(benchmark), "--help")} 2>&1 | '
+        program = self.program_path(benchmark)
+        return (f'{self.two_ranks(program, "--help")} 2>&1 | '
                 f'grep -q -- --buffer-num',
                 f'this {benchmark} has no -b/--buffer-num option (OSU before '
                 f'5.7.1), so it cannot run from multiple buffers: '

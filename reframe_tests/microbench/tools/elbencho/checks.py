@@ -78,14 +78,11 @@ class ElbenchoRounds(Witnessed, Rounds):
     #: :default: ``1611``
     service_port = variable(int, value=1611)
 
-    def elbencho(self):
-        return self.program_path('elbencho')
-
     def tools_needed(self):
-        return [self.elbencho()]
+        return [self.program_path()]
 
     def version_command(self):
-        return f'{self.elbencho()} --version | head -n 1'
+        return f'{self.program_path()} --version | head -n 1'
 
     def expected_seconds(self):
         return 900
@@ -114,7 +111,7 @@ class ElbenchoRounds(Witnessed, Rounds):
     def argv(self, variant):
         '''The words of the command of one sample of ``variant``.'''
         hosts = ['--hosts', '$hosts'] if self.service_mode() else []
-        return [self.elbencho(), *hosts, *self.options(variant),
+        return [self.program_path(), *hosts, *self.options(variant),
                 '--jsonfile', 'elbencho.json', f'{SCRATCH}/file']
 
     def variant_command(self, variant):
@@ -135,7 +132,7 @@ class ElbenchoRounds(Witnessed, Rounds):
     def darshan_argv(self, variant, preload):
         # On this node, not through the services: Darshan is preloaded
         # into elbencho itself
-        return ' '.join([*preload, self.elbencho(), *self.options(variant),
+        return ' '.join([*preload, self.program_path(), *self.options(variant),
                          f'{SCRATCH}/file'])
 
     def options(self, variant):
@@ -157,9 +154,9 @@ class ElbenchoRounds(Witnessed, Rounds):
             return None
 
         start = launchers.on_node(self.flavour(), 'node')
-        return (f'{start} {self.elbencho()} --service --foreground --port '
+        return (f'{start} {self.program_path()} --service --foreground --port '
                 f'{self.service_port}',
-                f'{self.elbencho()} --hosts "$hosts" --quit',
+                f'{self.program_path()} --hosts "$hosts" --quit',
                 self.service_port)
 
 

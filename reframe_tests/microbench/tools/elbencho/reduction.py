@@ -25,7 +25,7 @@ class ElbenchoReductionRounds(ElbenchoRounds):
     claims = {}
 
     def witness_command(self, variant):
-        argv = [self.elbencho(), '-w', '-t', str(self.threads),
+        argv = [self.program_path(), '-w', '-t', str(self.threads),
                 '-b', self.block_size, '-s', self.file_size,
                 *self.variant_options(variant), '$scratch/file']
         return (f'{" ".join(argv)} > witness-{variant}.out && '

@@ -31,7 +31,7 @@ class ResidencyRounds(ElbenchoRounds):
         hosts = ['--hosts', '$hosts'] if self.service_mode() else []
 
         def phase(flag):
-            return ' '.join([self.elbencho(), *hosts, flag, *rest,
+            return ' '.join([self.program_path(), *hosts, flag, *rest,
                              f'{SCRATCH}/file', '>&2'])
 
         start = (launchers.on_node(self.flavour(), 'server_node')

@@ -107,11 +107,8 @@ class FabtestsRounds(Rounds):
         '''Launcher options of the server and of the client.'''
         return (), ()
 
-    def binary(self):
-        return self.program_path(self.program)
-
     def tools_needed(self):
-        return [self.binary(), 'fi_info', '/usr/bin/time']
+        return [self.program_path(), 'fi_info', '/usr/bin/time']
 
     def version_command(self):
         return 'fi_info --version'
@@ -157,7 +154,7 @@ class FabtestsRounds(Rounds):
         return argv
 
     def side_command(self, side, variant):
-        argv = [self.binary(), *self.options(variant)]
+        argv = [self.program_path(), *self.options(variant)]
 
         if side == 'server':
             argv += ['-s', '$server_addr']
@@ -178,7 +175,7 @@ class FabtestsRounds(Rounds):
         there, the variant is unsupported; any other end (the connection
         refused) is not the probe's business.'''
         fabric = self.fabric()
-        argv = [self.binary(), '-p', fabric['provider']]
+        argv = [self.program_path(), '-p', fabric['provider']]
         if fabric['domain']:
             argv += ['-d', fabric['domain']]
 

@@ -52,7 +52,7 @@ class CacheFlagsRounds(FioRounds):
 
     def witness_command(self, variant):
         options = self.witness_options(variant, f'witness-{variant}.json')
-        return (f'{self.launch(*command(self.fio, options))} && '
+        return (f'{self.launch(*command(self.program_path(), options))} && '
                 f'{self.launch(fincore_command())}')
 
     def probe(self, variant):
@@ -67,8 +67,9 @@ class CacheFlagsRounds(FioRounds):
                      'thread'):
             options.pop(name, None)
         options['filename'] = f'{SCRATCH}/dontcache-probe'
-        write = self.launch(*command(self.fio, options))
-        return (f'{{ echo {since}; {self.fio} --version | sed s/^fio-//; }} '
+        fio = self.program_path()
+        write = self.launch(*command(fio, options))
+        return (f'{{ echo {since}; {fio} --version | sed s/^fio-//; }} '
                 f'| sort -V -C && {write} && rm -f {SCRATCH}/dontcache-probe',
                 f'RWF_DONTCACHE cannot be asked here: it needs fio {since} '
                 f'or later (uncached=1) and Linux 6.14 or later on a file '

@@ -78,26 +78,21 @@ class FioRounds(Witnessed, Rounds):
     #: least once, False: never)
     witness_expect = {}
 
-    @property
-    def fio(self):
-        '''The fio program (:meth:`program_path`).'''
-        return self.program_path('fio')
-
     def fio_options(self, variant):
         '''fio job options of ``variant`` (without the output options).'''
         raise NotImplementedError
 
     def tools_needed(self):
-        return [self.fio]
+        return [self.program_path()]
 
     def reader_args(self, variant):
         return ('write', self.fio_options(variant))
 
     def version_command(self):
-        return f'{self.fio} --version'
+        return f'{self.program_path()} --version'
 
     def variant_command(self, variant):
-        return self.launch(*command(self.fio, {
+        return self.launch(*command(self.program_path(), {
             **self.fio_options(variant),
             'output-format': 'json', 'output': 'fio.json'
         }))
@@ -108,7 +103,7 @@ class FioRounds(Witnessed, Rounds):
 
         return self.launch(*strace.command(self.witness_syscall,
                                            f'strace-{variant}.txt'),
-                           *command(self.fio, self.witness_options(
+                           *command(self.program_path(), self.witness_options(
                                variant, 'witness.json')))
 
     def witness_options(self, variant, output):
@@ -136,7 +131,7 @@ class FioRounds(Witnessed, Rounds):
         if variant not in self.overwrite_variants:
             options['runtime'] = self.witness_runtime_s
 
-        return self.launch(*preload, *command(self.fio, options))
+        return self.launch(*preload, *command(self.program_path(), options))
 
     def expected_seconds(self):
         return self.runtime_s + 60

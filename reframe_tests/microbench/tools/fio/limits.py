@@ -111,13 +111,13 @@ class LimitsRounds(FioRounds):
                    'output': '/dev/null'}
         for name in ('time_based', 'runtime', 'invalidate'):
             options.pop(name, None)
-        write = self.launch(*command(self.fio, options))
+        write = self.launch(*command(self.program_path(), options))
         if how == 'direct':
             return write
 
         # Read once, buffered: the page cache holds every page
         read = {**options, 'rw': 'read', 'invalidate': 0}
-        return f'{write} && {self.launch(*command(self.fio, read))}'
+        return f'{write} && {self.launch(*command(self.program_path(), read))}'
 
     def residency_command(self, variant):
         # What of the files a read sample reads the page cache holds, after

@@ -104,7 +104,7 @@ class PollingRounds(FioRounds):
         '''fio with ``options`` under ``polling.sh MODE OUT VARIANT``,
         through the launcher.'''
         return self.launch('bash', './polling.sh', mode, out, variant,
-                           *command(self.fio, options))
+                           *command(self.program_path(), options))
 
     def variant_command(self, variant):
         return self.measured('cpu', 'cpu.txt', variant, {
@@ -116,7 +116,7 @@ class PollingRounds(FioRounds):
                    'filename': f'{SCRATCH}/polling', 'rw': 'write',
                    'bs': '1m', 'direct': 1, 'size': self.file_size,
                    'output': '/dev/null'}
-        return self.launch(*command(self.fio, options))
+        return self.launch(*command(self.program_path(), options))
 
     def witness_command(self, variant):
         options = self.witness_options(variant, f'witness-{variant}.json')

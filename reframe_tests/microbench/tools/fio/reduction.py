@@ -29,7 +29,7 @@ class FioReductionRounds(FioRounds):
         options = self.witness_options(variant, f'witness-{variant}.json')
         # What is stored is read where the job runs: the scratch is that
         # node's, or shared
-        return (f'{self.launch(*command(self.fio, options))} && '
+        return (f'{self.launch(*command(self.program_path(), options))} && '
                 f'{reduction.command()}')
 
 

@@ -85,11 +85,8 @@ class IorRounds(Witnessed, MpiRounds):
     #: :default: ``1``
     witness_deadline_s = variable(int, value=1)
 
-    def ior(self):
-        return self.program_path('ior')
-
     def tools_needed(self):
-        return [self.ior()]
+        return [self.program_path()]
 
     def expected_seconds(self):
         return 2 * self.deadline_s + 120
@@ -127,11 +124,11 @@ class IorRounds(Witnessed, MpiRounds):
         deadline_s = self.deadline_s if deadline_s is None else deadline_s
         if defence == command.REREAD_DEFENCE:
             return command.build_reread(
-                self.ior(), self.shape_options(shape), deadline_s, nodes,
-                per_node, summary, self.buffer_options(variant))
+                self.program_path(), self.shape_options(shape), deadline_s,
+                nodes, per_node, summary, self.buffer_options(variant))
 
         return (command.build(
-            self.ior(), self.shape_options(shape),
+            self.program_path(), self.shape_options(shape),
             self.defence_options(defence), deadline_s,
             nodes, per_node, summary, self.buffer_options(variant)),)
 

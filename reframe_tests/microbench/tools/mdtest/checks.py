@@ -66,18 +66,15 @@ class MdtestRounds(Witnessed, MpiRounds):
     #: :default: ``100``
     witness_items = variable(int, value=100)
 
-    def mdtest(self):
-        return self.program_path('mdtest')
-
     def tools_needed(self):
-        return [self.mdtest()]
+        return [self.program_path()]
 
     def expected_seconds(self):
         return 600
 
     def argv(self, variant, items):
         '''The words of mdtest's command line of ``variant``.'''
-        return [self.mdtest(), *self.options(variant, items)]
+        return [self.program_path(), *self.options(variant, items)]
 
     def variant_command(self, variant):
         return self.ranks(*self.argv(variant, self.items))
@@ -94,7 +91,7 @@ class MdtestRounds(Witnessed, MpiRounds):
         return (self.asked(variant),)
 
     def darshan_argv(self, variant, preload):
-        return self.ranks(*preload, self.mdtest(),
+        return self.ranks(*preload, self.program_path(),
                           *self.options(variant, self.witness_items))
 
     def options(self, variant, items):
