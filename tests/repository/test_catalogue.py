@@ -14,7 +14,10 @@ matches the checks and the audit, and the tables made from it are current.
   rule id the catalogue names is the audit's, and the audit's entries are
   the catalogue's;
 - the pitfall tables of README.md and docs/index.md are those
-  docs/generate.py makes now.
+  docs/generate.py makes now;
+- the operators' table of the checks (docs/operators/checks.md, a
+  person's words) has a row for every check of the catalogue and no
+  other, naming its pitfall ids.
 '''
 
 import ast
@@ -282,3 +285,53 @@ def test_a_stale_table_is_made_anew_and_a_lost_marker_refused(generator):
                    f'{pages.END}\n{pages.BEGIN}\n'):
         with pytest.raises(pages.PageError):
             pages.with_tables(broken, 'reference/')
+
+
+# -- the operators' table of the checks -----------------------------------
+
+OPERATORS_CHECKS = os.path.join(paths.ROOT, 'docs', 'operators', 'checks.md')
+
+
+def operators_rows(text):
+    '''``{check: pitfall column}`` of the table of the checks in
+    docs/operators/checks.md (the table of the section "The checks").'''
+    rows = {}
+    section = text.split('## The checks', 1)[1].split('\n## ', 1)[0]
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip('|').split('|')]
+        if len(cells) < 2 or not cells[0].startswith('`'):
+            continue
+        for name in cells[0].split(','):
+            rows[name.strip().strip('`')] = cells[1]
+    return rows
+
+
+def test_the_operators_table_names_every_check_with_its_id():
+    '''The operators' table of the checks (its words are a person's) has
+    a row for every check of the catalogue and no other, and the row of a
+    check of a pitfall of the paper's ids (S1-S7, N1-N3) names its ids
+    before its first colon.'''
+    with open(OPERATORS_CHECKS, encoding='utf-8') as fp:
+        rows = operators_rows(fp.read())
+    ids = {}
+    for entry in catalogue.PITFALLS:
+        for check in entry.checks:
+            ids.setdefault(check.name, []).append(entry.id)
+    assert sorted(rows) == sorted(ids)
+    for name, pitfall in rows.items():
+        for found in ids[name]:
+            if re.fullmatch(r'[SN]\d+', found):
+                assert re.search(rf'\b{found}\b', pitfall.split(':')[0]), \
+                    (name, found, pitfall)
+
+
+def test_a_check_missing_from_the_operators_table_is_found():
+    with open(OPERATORS_CHECKS, encoding='utf-8') as fp:
+        text = fp.read()
+    row = next(line for line in text.splitlines()
+               if line.startswith('| `fio_fallocate` |'))
+    rows = operators_rows(text.replace(row + '\n', ''))
+    assert 'fio_fallocate' not in rows and 'fio_cache_flags' in rows
+    wrong = text.replace('| `fio_fallocate` | S2', '| `fio_fallocate` | S3')
+    assert not re.search(r'\bS2\b', operators_rows(wrong)[
+        'fio_fallocate'].split(':')[0])
