@@ -24,8 +24,8 @@ def _project(tmp_path):
     '''A small test project of two modules, one of them slow, with the
     plugin registered as the suite's conftest registers it, its share
     0.5 and no least total.'''
-    (tmp_path / 'tests').mkdir()
-    (tmp_path / 'pytest.ini').write_text('[pytest]\ntestpaths = tests\n')
+    (tmp_path / 'suite').mkdir()
+    (tmp_path / 'pytest.ini').write_text('[pytest]\ntestpaths = suite\n')
     (tmp_path / 'conftest.py').write_text(textwrap.dedent('''
         import module_times
 
@@ -36,9 +36,9 @@ def _project(tmp_path):
         def pytest_configure(config):
             config.pluginmanager.register(module_times.Plugin(config))
     '''))
-    (tmp_path / 'tests' / 'test_slow.py').write_text(
+    (tmp_path / 'suite' / 'test_slow.py').write_text(
         'import time\n\ndef test_slow():\n    time.sleep(0.5)\n')
-    (tmp_path / 'tests' / 'test_fast.py').write_text(
+    (tmp_path / 'suite' / 'test_fast.py').write_text(
         'def test_fast():\n    pass\n')
 
 
@@ -55,13 +55,13 @@ def test_a_whole_run_fails_on_a_module_over_its_share(tmp_path):
     proc = _pytest(tmp_path)
     assert proc.returncode == 1, proc.stdout
     assert '2 passed' in proc.stdout
-    assert 'FAILED: tests/test_slow.py took' in proc.stdout
-    assert 'tests/test_fast.py took' not in proc.stdout
+    assert 'FAILED: suite/test_slow.py took' in proc.stdout
+    assert 'suite/test_fast.py took' not in proc.stdout
 
 
 def test_a_run_of_a_part_is_not_held_to_shares(tmp_path):
     _project(tmp_path)
-    for args in (['-k', 'slow'], ['tests/test_slow.py']):
+    for args in (['-k', 'slow'], ['suite/test_slow.py']):
         proc = _pytest(tmp_path, *args)
         assert proc.returncode == 0, proc.stdout
         assert 'time by test module' in proc.stdout
