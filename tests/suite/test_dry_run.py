@@ -151,9 +151,11 @@ def test_the_data_reduction_witness(dry_run):
         assert 'compsize -b $scratch' in witness
     elbencho = settings(scripts(stage, 'elbencho_data_reduction_rounds_*')[0])
     assert elbencho['commands']['half'].endswith(
-        '--direct --blockvarpct 50 --jsonfile elbencho.json $scratch/file')
+        '--direct --blockvarpct 50 --jsonfile elbencho.json --resfile '
+        '/dev/null --csvfile /dev/null $scratch/file')
     assert elbencho['witnesses']['same'].startswith(
         'elbencho -w -t 4 -b 1m -s 32g --direct --blockvarpct 0 '
+        '--jsonfile /dev/null --resfile /dev/null --csvfile /dev/null '
         '$scratch/file > witness-same.out && sync -f $scratch')
 
 
@@ -309,13 +311,16 @@ def test_elbencho_services_on_every_node(dry_run):
             == f'{service} elbencho --service --foreground --port 1611')
     assert job['commands']['direct.prealloc'] == (
         'elbencho --hosts $hosts -w -r -t 4 -b 1m -s 32g --direct '
-        '--preallocfile --jsonfile elbencho.json $scratch/file')
+        '--preallocfile --jsonfile elbencho.json --resfile /dev/null '
+        '--csvfile /dev/null $scratch/file')
     assert job['service_stop'] == 'elbencho --hosts "$hosts" --quit'
     # The residency witness: the phases split, fincore between them on the
     # first node
     write, look, read = job['witnesses']['direct.prealloc'].split(' && ')
     assert write.startswith('elbencho --hosts $hosts -w -t 4 -b 1m -s 32g '
-                            '--direct --preallocfile $scratch/file >&2')
+                            '--direct --preallocfile --jsonfile /dev/null '
+                            '--resfile /dev/null --csvfile /dev/null '
+                            '$scratch/file >&2')
     assert read.startswith('elbencho --hosts $hosts -r -t 4 ')
     assert look.endswith('/residency.sh "$scratch"')
 

@@ -23,6 +23,17 @@ from microbench.tools.elbencho.output import (ERRORS, PHASES, data_bytes,
                                               direct_witness)
 
 
+def results_files(json='/dev/null'):
+    '''elbencho's options for its result files: its JSON where the suite
+    reads it (else none), never its text and CSV files.  Without them
+    elbencho 3 appends all three to ``/var/tmp/elbencho_results_<user>/``:
+    a file of every run left outside the scratch, and files the Darshan
+    witness traces (a scratch below ``/var`` takes ``/var`` out of
+    Darshan's excluded directories).'''
+    return ('--jsonfile', json, '--resfile', '/dev/null', '--csvfile',
+            '/dev/null')
+
+
 class ElbenchoRounds(Witnessed, Rounds):
     '''elbencho runs of a pitfall, round-robin (a fixture).'''
 
@@ -112,7 +123,7 @@ class ElbenchoRounds(Witnessed, Rounds):
         '''The words of the command of one sample of ``variant``.'''
         hosts = ['--hosts', '$hosts'] if self.service_mode() else []
         return [self.program_path(), *hosts, *self.options(variant),
-                '--jsonfile', 'elbencho.json', f'{SCRATCH}/file']
+                *results_files('elbencho.json'), f'{SCRATCH}/file']
 
     def variant_command(self, variant):
         return ' '.join(self.argv(variant))
@@ -133,7 +144,7 @@ class ElbenchoRounds(Witnessed, Rounds):
         # On this node, not through the services: Darshan is preloaded
         # into elbencho itself
         return ' '.join([*preload, self.program_path(), *self.options(variant),
-                         f'{SCRATCH}/file'])
+                         *results_files(), f'{SCRATCH}/file'])
 
     def options(self, variant):
         argv = ['-w', '-r', '-t', str(self.threads), '-b', self.block_size,

@@ -10,7 +10,8 @@ system stored of it.
 
 from microbench.suite import reduction
 from microbench.tools.elbencho.checks import (ElbenchoRounds,
-                                              ElbenchoVariantCheck)
+                                              ElbenchoVariantCheck,
+                                              results_files)
 
 
 class ElbenchoReductionRounds(ElbenchoRounds):
@@ -27,7 +28,8 @@ class ElbenchoReductionRounds(ElbenchoRounds):
     def witness_command(self, variant):
         argv = [self.program_path(), '-w', '-t', str(self.threads),
                 '-b', self.block_size, '-s', self.file_size,
-                *self.variant_options(variant), '$scratch/file']
+                *self.variant_options(variant), *results_files(),
+                '$scratch/file']
         return (f'{" ".join(argv)} > witness-{variant}.out && '
                 f'{reduction.command()}')
 

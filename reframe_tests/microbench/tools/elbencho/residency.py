@@ -15,7 +15,8 @@ mixes what the node wrote with what it reads).
 from microbench.suite import fincore, launchers, residency
 from microbench.suite.skeleton import SCRATCH
 from microbench.tools.elbencho.checks import (ElbenchoRounds,
-                                              ElbenchoVariantCheck)
+                                              ElbenchoVariantCheck,
+                                              results_files)
 
 
 class ResidencyRounds(ElbenchoRounds):
@@ -32,7 +33,7 @@ class ResidencyRounds(ElbenchoRounds):
 
         def phase(flag):
             return ' '.join([self.program_path(), *hosts, flag, *rest,
-                             f'{SCRATCH}/file', '>&2'])
+                             *results_files(), f'{SCRATCH}/file', '>&2'])
 
         start = (launchers.on_node(self.flavour(), 'server_node')
                  if self.service_mode() else '')
