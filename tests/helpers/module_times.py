@@ -18,8 +18,10 @@ import pytest
 #: Where pytest's cache keeps the last whole run's module times
 CACHE_KEY = 'module_times/last_whole_run'
 
-#: The most of the run's summed test time one module may take
-SHARE = 0.15
+#: The most of the run's summed test time one module may take (the
+#: largest, tests/e2e/test_e2e_slurm.py, took 13.9 % on a quiet machine:
+#: room for a busy one, where the modules that compute grow more)
+SHARE = 0.20
 
 #: Below this summed time a run is too short for shares to mean anything
 #: (a run of a few fast modules)
