@@ -86,10 +86,10 @@ def whole_run(config):
         return False
     if getattr(option, 'lf', False) or getattr(option, 'failedfirst', False):
         return False
-    paths = config.getini('testpaths')
-    return not config.args or sorted(config.args) == sorted(
-        str(config.rootpath / path) for path in paths) or \
-        sorted(config.args) == sorted(paths)
+    asked = {(config.invocation_params.dir / arg).resolve()
+             for arg in config.args}
+    return asked == {(config.rootpath / path).resolve()
+                     for path in config.getini('testpaths')}
 
 
 class Plugin:

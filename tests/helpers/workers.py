@@ -28,6 +28,8 @@ import re
 
 from xdist.scheduler import LoadScopeScheduling
 
+from module_times import module_of
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(TESTS)
@@ -59,7 +61,7 @@ GROUPED = {module: group for group, markers in MARKERS.items()
 
 def group_of(nodeid):
     '''The group of the test ``nodeid``: its module's, or its module.'''
-    module = nodeid.split('::')[0]
+    module = module_of(nodeid)
     return GROUPED.get(module, module)
 
 
@@ -67,7 +69,7 @@ def held(items):
     '''What a marked test's module should be and is not, one line each.'''
     wrong = []
     for item in items:
-        module = item.nodeid.split('::')[0]
+        module = module_of(item.nodeid)
         for group, markers in MARKERS.items():
             if any(item.get_closest_marker(m) for m in markers) and \
                     GROUPED.get(module) != group:
