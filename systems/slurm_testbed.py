@@ -18,7 +18,16 @@ nodes share the machine's file systems and its two cores: the figures are a
 test of the path through the workload manager, not of the machine.  Like
 the local default, no fixed references: only the gap directions that hold
 on any machine.
+
+Its jobs take a benchmark lock of its own (``extras.benchmark_lock``): one
+job at a time among themselves (``max_jobs: 1`` and the lock), but never
+waiting for a run of the local default on the same machine, which the
+project's tests run beside them (tests/helpers/workers.py).
 '''
+
+#: The test cluster's benchmark lock (not /tmp/microbench-<uid>.lock: the
+#: local default's)
+LOCK = '/var/tmp/microbench-testbed.lock'
 
 _compute = {
     'scheduler': 'squeue',
@@ -48,6 +57,7 @@ system = {
                      '(network checks: one process per node)',
             'features': ['network'],
             'extras': {
+                'benchmark_lock': LOCK,
                 'scratch': '/var/tmp/microbench-testbed',
                 # fabtests over tcp on the nodes' bridge; the node names
                 # resolve inside the nodes
@@ -60,6 +70,7 @@ system = {
             'descr': 'Both nodes, the stage directory as scratch: every node '
                      'sees it (IOR, mdtest)',
             'features': ['pfs'],
+            'extras': {'benchmark_lock': LOCK},
         },
     ]
 }

@@ -10,13 +10,13 @@ that never comes up, a client that times out.
 import os
 import shutil
 import socket
-import subprocess
 import time
 
 import pytest
 
 import project
 import perflog
+import processes
 
 OSU_BINDIR = os.environ.get('MICROBENCH_OSU_BINDIR', '')
 FABTESTS_BINDIR = os.environ.get('MICROBENCH_FABTESTS_BINDIR', '')
@@ -35,8 +35,9 @@ needs_fabtests = pytest.mark.skipif(
 
 
 def fabtests_processes():
-    return subprocess.run(['pgrep', '-f', 'fi_msg_'],
-                          capture_output=True, text=True).stdout.split()
+    '''fabtests' programs still running that a run here started (not the
+    Slurm test cluster's jobs, which run beside these tests)'''
+    return processes.running('fi_msg_', processes.LOCAL)
 
 
 def test_missing_tools_are_skipped_with_a_reason(tmp_path):

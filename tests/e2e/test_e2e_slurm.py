@@ -23,6 +23,7 @@ import pytest
 import project
 from microbench.suite import launchers
 import perflog
+import processes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slurm]
 
@@ -63,10 +64,9 @@ def cluster(*args):
 
 
 def left_behind(pattern=r'(^|/)fio |fi_msg_|osu_|(^|/)ior |mdtest'):
-    '''Processes still running of a benchmark (or of ``pattern``).'''
-    found = subprocess.run(['pgrep', '-a', '-f', pattern],
-                           capture_output=True, text=True).stdout
-    return [line for line in found.splitlines() if 'pgrep' not in line]
+    '''Processes still running of a benchmark a job of the test cluster
+    started (the local default's run beside these tests).'''
+    return processes.running(pattern, processes.SLURM_JOB)
 
 
 @pytest.fixture(scope='module')
@@ -88,7 +88,7 @@ def slurm():
     yield {'SLURM_CONF': conf}
     stop = cluster('stop')
     assert stop.returncode == 0, stop.stderr
-    assert not left_behind(r'slurmctld|slurmd|munged|slurmstepd')
+    assert not processes.running(r'slurmctld|slurmd|munged|slurmstepd')
     assert not left_behind()
     assert 'mbslurm' not in subprocess.run(['ip', 'netns', 'list'],
                                            capture_output=True,

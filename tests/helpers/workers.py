@@ -2,24 +2,34 @@
 (pytest-xdist, ``-n auto --dist loadscope``, pyproject.toml).
 
 A test module is the unit sent to a worker (its module fixtures are made
-once), except two groups, each sent whole to one worker:
+once), except three groups, each sent whole to one worker:
 
-- ``benchmarks``: every module holding a test that runs a benchmark or a
-  test bed (the markers ``e2e`` and ``slurm``).  One worker runs them one
-  after another, so that no two benchmarks run side by side (the suite's
-  benchmark lock would hold the second, its time limit running) and the
-  test beds' ports, namespaces and daemons are one test's at a time; the
-  other workers run the rest beside them.
+- ``benchmarks``: every module holding a test that runs a benchmark on
+  this machine's local default (the marker ``e2e``).  One worker runs them
+  one after another, so that no two of them run side by side (the suite's
+  benchmark lock would hold the second, its time limit running), and the
+  test beds' ports and servers are one test's at a time.
+- ``testbed``: every module holding a test that runs the Slurm test
+  cluster (the marker ``slurm``, also on tests marked ``e2e``;
+  ci/slurm_testbed.sh): one cluster at a time, its jobs one at a time, on
+  a worker beside the benchmarks'.  Its nodes are namespaces of this
+  machine with a benchmark lock of their own (systems/slurm_testbed.py):
+  its figures test the path through the workload manager, they are not
+  measurements.  A test looking for the processes a run left behind looks
+  at its own side's only (tests/helpers/processes.py).
 - ``dry-runs``: the modules that read the shared dry runs (the marker
   ``dry_runs``): each partition's dry run is made once, on that worker.
+
+The two chains (``benchmarks``, ``testbed``) are the run's longest: they
+are sent first, so that they start at once.
 
 xdist's scheduler sees test ids, not markers, so the modules are found by
 their source (``pytest.mark.e2e`` ...), and :func:`held` checks at
 collection that every marked test is in a module found so: a marker the
 scan misses is an error, never a benchmark run beside another.  It checks
-too that a module of ``benchmarks`` holds nothing else: a test that runs
-no benchmark would wait its turn on the one worker that runs them all
-(the run's longest), so it lives in a module of its own.'''
+too that a module of a chain holds nothing else: a test that runs no
+benchmark would wait its turn on a chain's worker, so it lives in a module
+of its own.'''
 
 
 import glob
@@ -35,16 +45,22 @@ TESTS = os.path.dirname(HERE)
 ROOT = os.path.dirname(TESTS)
 
 BENCHMARKS = 'benchmarks'
+TESTBED = 'testbed'
 DRY_RUNS = 'dry-runs'
 
-#: The markers of each group
-MARKERS = {BENCHMARKS: ('e2e', 'slurm'), DRY_RUNS: ('dry_runs',)}
+#: The marker of each group, in order of precedence: a test marked both
+#: ``slurm`` and ``e2e`` runs on the test cluster
+MARKERS = {TESTBED: 'slurm', BENCHMARKS: 'e2e', DRY_RUNS: 'dry_runs'}
+
+#: The groups whose every test runs a benchmark or a test bed: the run's
+#: longest chains, sent to the workers first
+CHAINS = (BENCHMARKS, TESTBED)
 
 
-def _modules_marked(markers):
+def _modules_marked(marker):
     '''The test modules (paths from the project's root, as test ids begin)
-    whose source marks a test with one of ``markers``.'''
-    pattern = re.compile(r'pytest\.mark\.(%s)\b' % '|'.join(markers))
+    whose source marks a test with ``marker``.'''
+    pattern = re.compile(r'pytest\.mark\.%s\b' % marker)
     found = set()
     for path in glob.glob(os.path.join(TESTS, '**', 'test_*.py'),
                           recursive=True):
@@ -54,9 +70,18 @@ def _modules_marked(markers):
     return found
 
 
+def _grouped():
+    '''``{module: group}``: each marked module in the first group, in order
+    of precedence, whose marker it holds.'''
+    out = {}
+    for group, marker in MARKERS.items():
+        for module in _modules_marked(marker):
+            out.setdefault(module, group)
+    return out
+
+
 #: ``{module: group}`` of the modules in a group
-GROUPED = {module: group for group, markers in MARKERS.items()
-           for module in _modules_marked(markers)}
+GROUPED = _grouped()
 
 
 def group_of(nodeid):
@@ -65,29 +90,42 @@ def group_of(nodeid):
     return GROUPED.get(module, module)
 
 
+def _wanted(item):
+    '''The group the test ``item`` belongs to by its markers, or None.'''
+    for group, marker in MARKERS.items():
+        if item.get_closest_marker(marker):
+            return group
+    return None
+
+
 def held(items):
     '''What a marked test's module should be and is not, one line each.'''
     wrong = []
     for item in items:
         module = module_of(item.nodeid)
-        for group, markers in MARKERS.items():
-            if any(item.get_closest_marker(m) for m in markers) and \
-                    GROUPED.get(module) != group:
-                wrong.append(f'{item.nodeid} is marked {"/".join(markers)} '
-                             f'but its module is not in the group {group} '
-                             f'(tests/helpers/workers.py)')
-        if GROUPED.get(module) == BENCHMARKS and not any(
-                item.get_closest_marker(m) for m in MARKERS[BENCHMARKS]):
-            wrong.append(f'{item.nodeid} runs no benchmark (no e2e/slurm '
-                         f'marker) but its module is in the group '
-                         f'{BENCHMARKS}: it would wait on their worker; '
-                         f'move it to a module without benchmarks '
+        wanted, group = _wanted(item), GROUPED.get(module)
+        if wanted is not None and group != wanted:
+            wrong.append(f'{item.nodeid} is marked {MARKERS[wanted]} but '
+                         f'its module is not in the group {wanted} '
+                         f'(tests/helpers/workers.py)')
+        elif wanted not in CHAINS and group in CHAINS:
+            wrong.append(f'{item.nodeid} runs no benchmark (no '
+                         f'{MARKERS[group]} marker) but its module is in '
+                         f'the group {group}: it would wait on its chain\'s '
+                         f'worker; move it to a module without benchmarks '
                          f'(tests/helpers/workers.py)')
     return wrong
 
 
 class ByGroup(LoadScopeScheduling):
-    '''xdist's scope scheduling with :func:`group_of` as the scope.'''
+    '''xdist's scope scheduling with :func:`group_of` as the scope, the
+    chains sent first.'''
 
     def _split_scope(self, nodeid):
         return group_of(nodeid)
+
+    def _assign_work_unit(self, node):
+        for group in reversed(CHAINS):
+            if group in self.workqueue:
+                self.workqueue.move_to_end(group, last=False)
+        super()._assign_work_unit(node)

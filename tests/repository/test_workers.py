@@ -1,7 +1,10 @@
 '''Which tests share a worker (tests/helpers/workers.py): every module
-that runs a benchmark or a test bed is in one group, the dry runs' in
-another; a marked test outside its group is an error, and so is a test
-without benchmarks in the benchmarks' group.'''
+that runs a benchmark on the local default is in one group, every module
+that runs the Slurm test cluster in another, the dry runs' in a third; a
+marked test outside its group is an error, and so is a test without
+benchmarks in a chain's group; the chains are sent first.'''
+
+from collections import OrderedDict
 
 import workers
 
@@ -16,11 +19,14 @@ class Marked:
         return name if name in self.markers else None
 
 
-def test_the_benchmarks_and_the_dry_runs_are_one_group_each():
+def test_the_benchmarks_the_testbed_and_the_dry_runs_are_a_group_each():
     assert workers.group_of('tests/e2e/test_e2e_local.py::test_x') == \
         workers.BENCHMARKS
     assert workers.group_of('tests/testbeds/test_slurm_testbed.py::t') == \
-        workers.BENCHMARKS
+        workers.TESTBED
+    # marked e2e and slurm: the test cluster's
+    assert workers.group_of('tests/e2e/test_e2e_slurm.py::t') == \
+        workers.TESTBED
     assert workers.group_of('tests/suite/test_dry_run.py::t[a]') == \
         workers.DRY_RUNS
     assert workers.group_of('tests/suite/test_samples.py::t') == \
@@ -44,7 +50,45 @@ def test_a_marked_test_outside_its_group_is_said():
                          Marked('tests/suite/test_samples.py::t')]) == []
     (said,) = workers.held([Marked('tests/suite/test_samples.py::t', 'e2e')])
     assert said.startswith('tests/suite/test_samples.py::t is marked '
-                           'e2e/slurm')
+                           'e2e but its module is not in the group '
+                           'benchmarks')
     (said,) = workers.held([Marked('tests/e2e/test_e2e_local.py::u')])
     assert said.startswith('tests/e2e/test_e2e_local.py::u runs no '
                            'benchmark')
+    # a test of the test cluster among the local benchmarks', and the
+    # other way round
+    (said,) = workers.held([Marked('tests/e2e/test_e2e_local.py::v',
+                                   'e2e', 'slurm')])
+    assert 'is marked slurm but its module is not in the group testbed' \
+        in said
+    (said,) = workers.held([Marked('tests/e2e/test_e2e_slurm.py::w', 'e2e')])
+    assert 'is marked e2e but its module is not in the group benchmarks' \
+        in said
+
+
+class Scheduler(workers.ByGroup):
+    ''':class:`workers.ByGroup` without xdist's workers: what it would send
+    to which worker, in order.'''
+
+    def __init__(self, queue):
+        self.workqueue = OrderedDict((scope, {}) for scope in queue)
+        self.sent = []
+
+    def assign(self, node):
+        self._assign_work_unit(node)
+
+
+def test_the_chains_are_sent_first(monkeypatch):
+    monkeypatch.setattr(
+        workers.LoadScopeScheduling, '_assign_work_unit',
+        lambda self, node: self.sent.append(
+            (node, self.workqueue.popitem(last=False)[0])))
+    scheduler = Scheduler(['tests/tools/test_mutations.py', workers.DRY_RUNS,
+                           workers.TESTBED, 'tests/suite/test_samples.py',
+                           workers.BENCHMARKS])
+    for node in ('gw0', 'gw1', 'gw0', 'gw1'):
+        scheduler.assign(node)
+    assert scheduler.sent == [('gw0', workers.BENCHMARKS),
+                              ('gw1', workers.TESTBED),
+                              ('gw0', 'tests/tools/test_mutations.py'),
+                              ('gw1', workers.DRY_RUNS)]

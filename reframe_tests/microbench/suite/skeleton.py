@@ -192,6 +192,10 @@ def inputs_of(rounds):
         # holder line): microbench.suite.progress
         'progress_file': progress.FILE,
         'run_by': progress.run_by(),
+        # The benchmark lock: the partition's own (extras.benchmark_lock),
+        # else the node's /tmp/microbench-<uid>.lock (progress.sh)
+        'lock_file': rounds.current_partition.extras.get('benchmark_lock',
+                                                         ''),
         'tools': rounds.tools_needed(),
         'variants': rounds.variants,
         'outputs': [*rounds.output_files,
