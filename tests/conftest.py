@@ -1,8 +1,9 @@
 '''File systems the end-to-end tests mount (as root) to provoke faults, a
 compressing file system for the data-reduction check, a guard on
 Hypothesis' settings of parametrized tests, which tests share one worker
-when the tests run on every core (pytest-xdist), and the share of the
-run's time no test module may take (tests/helpers/module_times.py).'''
+when the tests run on every core (pytest-xdist) and how many workers, and
+the share of the run's time no test module may take
+(tests/helpers/module_times.py).'''
 
 import os
 import shutil
@@ -32,6 +33,16 @@ def pytest_xdist_make_scheduler(config, log):
     if config.getvalue('dist') == 'loadscope':
         return workers.ByGroup(config, log)
     return None
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_auto_num_workers(config):
+    '''``-n auto``: a worker more than the cores this process may use
+    (tests/helpers/workers.py), unless PYTEST_XDIST_AUTO_NUM_WORKERS says
+    how many.'''
+    if os.environ.get('PYTEST_XDIST_AUTO_NUM_WORKERS'):
+        return None
+    return workers.auto(len(os.sched_getaffinity(0)))
 
 
 def pytest_configure(config):

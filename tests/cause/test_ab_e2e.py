@@ -41,8 +41,9 @@ pytestmark = pytest.mark.e2e
 MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
 
 #: The least settings of an A/B that still pairs rounds: one batch of the
-#: rule's first look
-SMALL = ['--mode', 'quick', '--first', '3', '--cap', '3']
+#: rule's first look, samples of 1 s (the quick mode's are 2 s)
+SMALL = ['--mode', 'quick', '--first', '3', '--cap', '3',
+         '-S', 'fio_fallocate_rounds.runtime_s=1']
 
 
 def version(fio):

@@ -61,7 +61,9 @@ from microbench import components
 from microbench.verdicts import figures, nightly, storage
 from weather_history import merged, recorded
 
-pytestmark = pytest.mark.e2e
+# Real servers on ports the kernel picks, no benchmark: beside any other
+# test (tests/helpers/workers.py)
+pytestmark = pytest.mark.servers
 
 MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
 

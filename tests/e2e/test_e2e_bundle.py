@@ -52,7 +52,8 @@ def closed_url():
 @pytest.fixture(scope='module')
 def night(tmp_path_factory):
     '''ci/nightly.sh on the local default: a quick session of
-    fio_cache_flags with 2 samples; (folder, its bundle, the process).'''
+    fio_cache_flags, short (``project.SHORT_FIO``); (folder, its bundle,
+    the process).'''
     tmp = tmp_path_factory.mktemp('night')
     (tmp / 'scratch').mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith('RFM_')}
@@ -63,7 +64,7 @@ def night(tmp_path_factory):
     (tmp / 'textfile').mkdir()
     proc = subprocess.run(
         [NIGHTLY, 'local', '--mode', 'quick', '-n', '^fio_cache_flags',
-         '-S', 'samples=2', '-S', f'scratch_dir={tmp}/scratch',
+         *project.SHORT_FIO, '-S', f'scratch_dir={tmp}/scratch',
          '--prefix', str(tmp / 'prefix')],
         cwd=project.ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]

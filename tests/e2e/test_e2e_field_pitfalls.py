@@ -58,7 +58,7 @@ def test_data_reduction_on_a_compressing_btrfs(tmp_path, btrfs):
     # The partition declares what its scratch reduces: the gap's direction
     # and the zeros' claim are checked
     config = project.local_config(tmp_path, {'reduces_data': ['compression']})
-    proc = run(tmp_path, '-n', '^fio_data_reduction',
+    proc = run(tmp_path, '-n', '^fio_data_reduction', '-S', 'samples=2',
                '-S', f'scratch_dir={btrfs}',
                env={'RFM_CONFIG_FILES': str(config)})
     project.assert_ran(proc)
@@ -84,7 +84,7 @@ def test_data_reduction_on_a_compressing_btrfs(tmp_path, btrfs):
 
 def test_data_reduction_on_a_file_system_that_does_not_reduce(tmp_path):
     (tmp_path / 'scratch').mkdir()
-    proc = run(tmp_path, '-n', '^fio_data_reduction',
+    proc = run(tmp_path, '-n', '^fio_data_reduction', '-S', 'samples=2',
                '-S', f'scratch_dir={tmp_path}/scratch')
     project.assert_ran(proc)
     frame = perflog.load(str(tmp_path / 'perflogs'))
@@ -136,7 +136,7 @@ def _has_io_uring():
                     reason="this fio has no io_uring engine")
 def test_completion_polling(tmp_path):
     (tmp_path / 'scratch').mkdir()
-    proc = run(tmp_path, '-n', '^fio_completion_polling',
+    proc = run(tmp_path, '-n', '^fio_completion_polling', '-S', 'samples=2',
                '-S', f'scratch_dir={tmp_path}/scratch')
     project.assert_ran(proc)
     frame = perflog.load(str(tmp_path / 'perflogs'))

@@ -135,8 +135,8 @@ def test_every_fio_figure_is_a_share_of_its_limit(measured, tmp_path):
     assert write.returncode == 0, write.stderr
     (tmp_path / 'scratch').mkdir()
     proc = project.run_checks(tmp_path, '--mode', 'quick', '-n',
-                            '^fio_cache_flags', '-S',
-                            f'scratch_dir={tmp_path}/scratch', env=env)
+                              '^fio_cache_flags', *project.SHORT_FIO, '-S',
+                              f'scratch_dir={tmp_path}/scratch', env=env)
     project.assert_ran(proc)
     with open(os.path.join(env['MICROBENCH_LIMITS_DIR'], 'local.yaml')) \
             as fp:
@@ -170,8 +170,8 @@ def test_another_machines_limits_are_withheld(measured, tmp_path):
     (tmp_path / 'limits' / 'local.yaml').write_text(yaml.safe_dump(data))
     (tmp_path / 'scratch').mkdir()
     proc = project.run_checks(
-        tmp_path, '--mode', 'quick', '-n', '^fio_cache_flags', '-S',
-        f'scratch_dir={tmp_path}/scratch',
+        tmp_path, '--mode', 'quick', '-n', '^fio_cache_flags',
+        *project.SHORT_FIO, '-S', f'scratch_dir={tmp_path}/scratch',
         env={'MICROBENCH_LIMITS_DIR': str(tmp_path / 'limits')})
     project.assert_ran(proc)
     why = components.ELSEWHERE

@@ -39,7 +39,9 @@ from microbench.verdicts import figures
 from exported import (DIRECTION, LABELS, ODD, expected, make_nights,
                       microbench)
 
-pytestmark = pytest.mark.e2e
+# Real servers on ports the kernel picks, no benchmark: beside any other
+# test (tests/helpers/workers.py)
+pytestmark = pytest.mark.servers
 
 DASHBOARD = os.path.join(project.ROOT, 'ci', 'grafana', 'microbench.json')
 

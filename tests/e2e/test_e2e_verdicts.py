@@ -45,12 +45,13 @@ PAPER_VARIANTS = '^fio_cache_flags(_gap$|%mode=(buffered|direct|sync|both)$)'
 
 def session(tmp, tag, referenced=False):
     '''A real quick session of fio_cache_flags' paper variants and their
-    gap (not dontcache, which runs only with fio 3.40 or later), tagged
+    gap (not dontcache, which runs only with fio 3.40 or later), short
+    (``project.SHORT_FIO``: the verdicts are read, not the speed), tagged
     ``tag``; with ``referenced``, checked against references a figure may
     miss (then its gap is skipped).'''
     (tmp / 'scratch').mkdir(exist_ok=True)
     proc = project.run_checks(
-        tmp, '--mode', 'quick', '-n', PAPER_VARIANTS,
+        tmp, '--mode', 'quick', '-n', PAPER_VARIANTS, *project.SHORT_FIO,
         '-S', f'scratch_dir={tmp}/scratch', '--session-extras', f'tag={tag}',
         env={'MICROBENCH_REFERENCES': str(tmp / 'user' / 'references.yaml')}
     )

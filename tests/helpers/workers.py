@@ -21,7 +21,10 @@ once), except three groups, each sent whole to one worker:
   ``dry_runs``): each partition's dry run is made once, on that worker.
 
 The two chains (``benchmarks``, ``testbed``) are the run's longest: they
-are sent first, so that they start at once.
+are sent first, so that they start at once.  Their workers wait more than
+they compute (on the benchmarks' runs, on the test cluster's scheduler),
+so ``-n auto`` means one worker more than the cores (:func:`auto`): the
+other modules keep every core busy while the chains wait.
 
 xdist's scheduler sees test ids, not markers, so the modules are found by
 their source (``pytest.mark.e2e`` ...), and :func:`held` checks at
@@ -55,6 +58,11 @@ MARKERS = {TESTBED: 'slurm', BENCHMARKS: 'e2e', DRY_RUNS: 'dry_runs'}
 #: The groups whose every test runs a benchmark or a test bed: the run's
 #: longest chains, sent to the workers first
 CHAINS = (BENCHMARKS, TESTBED)
+
+
+def auto(cores):
+    '''The workers of ``-n auto`` on ``cores`` cores: one more.'''
+    return max(cores, 1) + 1
 
 
 def _modules_marked(marker):

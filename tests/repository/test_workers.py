@@ -92,3 +92,7 @@ def test_the_chains_are_sent_first(monkeypatch):
                               ('gw1', workers.TESTBED),
                               ('gw0', 'tests/tools/test_mutations.py'),
                               ('gw1', workers.DRY_RUNS)]
+
+
+def test_auto_is_a_worker_more_than_the_cores():
+    assert [workers.auto(cores) for cores in (0, 1, 2, 64)] == [2, 2, 3, 65]

@@ -95,8 +95,7 @@ def failing(request, tmp_path):
 
 
 #: The cheapest real run: the fio cache flags, quick, 2 samples of 1 s
-QUICK = ['--mode', 'quick', '-n', '^fio_cache_flags', '-S', 'samples=2',
-         '-S', 'fio_cache_flags_rounds.runtime_s=1']
+QUICK = ['--mode', 'quick', '-n', '^fio_cache_flags', *project.SHORT_FIO]
 needs_fio = pytest.mark.skipif(shutil.which('fio') is None, reason='fio '
                                'is not installed (apt-get install fio)')
 
