@@ -24,6 +24,7 @@ def pytest_collection_modifyitems(config, items):
     wrong = workers.held(items)
     if wrong:
         raise pytest.UsageError('\n'.join(wrong))
+    items.sort(key=workers.order)
 
 
 @pytest.hookimpl(optionalhook=True)

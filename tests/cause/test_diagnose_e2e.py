@@ -13,7 +13,12 @@ it), both sides at tonight's level: ``machine (by experiment)``, the
 diagnosis written where compare reads it, and the event saying so.
 
 Skipped, saying why, without root, fio, or a block-device throttle.  The
-smallest A/B that still judges: quick mode, one batch of three pairs.
+smallest A/B that still judges: quick mode, one batch of three pairs.  On
+a machine busy beside the test (another writer on the same disk), three
+pairs may be too spread to rule out a software change of the event's
+size: the A/A's interval of B/A reaches the event's ratio, and then the
+one right answer is ``inconclusive``, saying so (the rule's power is
+measured on a quiet machine by bench/diagnose.py).
 '''
 
 import os
@@ -104,6 +109,16 @@ def test_a_real_throttle_is_the_machine_by_experiment(tmp_path, throttle):
     assert found.aa and found.ab['pairs_run'] == 3
     mine = next(r for r in found.figures
                 if (r['check'], r['variant'], r['figure']) == WATCHED)
+    event_ratio = mine['tonight'] / mine['before']
+    if mine['low'] <= event_ratio:
+        # A machine busy beside the test (another writer on the disk) can
+        # spread three pairs so wide that they cannot rule out a software
+        # change of the event's size: then, and only then, no cause
+        assert mine['cause'] == 'inconclusive', mine['why']
+        assert "cannot rule out a software change of the event's size" in \
+            mine['why']
+        print(f'\nthree pairs too spread on this machine: {mine["why"]}')
+        return
     assert mine['cause'] == 'machine (by experiment)', mine['why']
     assert found.cause == 'machine (by experiment)', found.why
     again = subprocess.run([MICROBENCH, '--db', db, 'compare', '--last'],

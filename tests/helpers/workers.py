@@ -60,6 +60,18 @@ MARKERS = {TESTBED: 'slurm', BENCHMARKS: 'e2e', DRY_RUNS: 'dry_runs'}
 CHAINS = (BENCHMARKS, TESTBED)
 
 
+#: The local chain's modules whose answers depend on the machine's noise
+#: (A/B experiments that judge by three pairs): last in the chain, after
+#: the test cluster's chain (about 7 minutes) has ended
+LAST = ('tests/cause/test_ab_e2e.py', 'tests/cause/test_diagnose_e2e.py')
+
+
+def order(item):
+    '''The sort key of a collected test: :data:`LAST`'s modules last, the
+    rest as collected (a stable sort).'''
+    return module_of(item.nodeid) in LAST
+
+
 def auto(cores):
     '''The workers of ``-n auto`` on ``cores`` cores: one more.'''
     return max(cores, 1) + 1

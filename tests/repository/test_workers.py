@@ -96,3 +96,12 @@ def test_the_chains_are_sent_first(monkeypatch):
 
 def test_auto_is_a_worker_more_than_the_cores():
     assert [workers.auto(cores) for cores in (0, 1, 2, 64)] == [2, 2, 3, 65]
+
+
+def test_the_noisy_experiments_are_last_in_their_chain():
+    items = [Marked('tests/cause/test_diagnose_e2e.py::a', 'e2e'),
+             Marked('tests/cause/test_ab_e2e.py::b', 'e2e'),
+             Marked('tests/e2e/test_e2e_local.py::c', 'e2e'),
+             Marked('tests/suite/test_samples.py::d')]
+    items.sort(key=workers.order)
+    assert [item.nodeid[-1] for item in items] == ['c', 'd', 'a', 'b']
