@@ -41,7 +41,7 @@ def pairs(text):
 
 
 #: The limits' samples: 2 of 1 s (the quick mode's are 3 of 2 s)
-SHORT = ('-S', 'samples=2', '-S', 'component_limits_rounds.runtime_s=1')
+SHORT = project.short('component_limits')
 
 
 @pytest.fixture(scope='module')

@@ -135,10 +135,15 @@ def variants(cls):
     return {tuple(variant.split('.')) for variant in rounds.variants}
 
 
-#: The shortest real run of fio_cache_flags, on top of ``--mode quick``,
-#: for a test that reads what a run records, not how fast it was: 2
-#: samples of 1 s a variant (the quick mode's are 3 of 2 s)
-SHORT_FIO = ('-S', 'samples=2', '-S', 'fio_cache_flags_rounds.runtime_s=1')
+def short(check):
+    '''The shortest real run of ``check``, on top of ``--mode quick``, for
+    a test that reads what a run records, not how fast it was: 2 samples
+    of 1 s a variant (the quick mode's are 3 of 2 s).'''
+    return ('-S', 'samples=2', '-S', f'{check}_rounds.runtime_s=1')
+
+
+#: fio_cache_flags' shortest real run (:func:`short`)
+SHORT_FIO = short('fio_cache_flags')
 
 #: A user references file that does not exist
 NO_USER_REFERENCES = '/nonexistent/microbench/references.yaml'

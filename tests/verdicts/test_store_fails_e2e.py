@@ -96,8 +96,8 @@ def failing(request, tmp_path):
 
 #: The cheapest real run: fio_fallocate (two variants), quick, 2 samples
 #: of 1 s
-QUICK = ['--mode', 'quick', '-n', '^fio_fallocate', '-S', 'samples=2',
-         '-S', 'fio_fallocate_rounds.runtime_s=1']
+QUICK = ['--mode', 'quick', '-n', '^fio_fallocate',
+         *project.short('fio_fallocate')]
 needs_fio = pytest.mark.skipif(shutil.which('fio') is None, reason='fio '
                                'is not installed (apt-get install fio)')
 
