@@ -14,7 +14,8 @@ the bench turns each into an exit that runs the ``finally`` blocks).
   the suite's benchmark lock* (``/tmp/microbench-<uid>.lock``: the job's
   pid in it, its working directory below the bench's folder), so that
   another user's benchmark never runs beside it;
-- :class:`ReadAhead`: ``read_ahead_kb`` of the scratch disk (every
+- :class:`Setting`: a machine setting, a sysfs or procfs file
+  (:class:`ReadAhead`: ``read_ahead_kb`` of the scratch disk; every
   process of the machine reads through it: reported, and only a read
   figure sees it).
 
@@ -77,8 +78,9 @@ def restore_left(work):
     with open(path) as fp:
         found = json.load(fp)
     said = []
-    if 'read_ahead_kb' in found:
-        where, value = found['read_ahead_kb']
+    for key in [key for key in found if key == 'read_ahead_kb'
+                or key.startswith('setting:')]:
+        where, value = found[key]
         with open(where, 'w') as fp:
             fp.write(str(value))
         said.append(f'restored {where} = {value}')
@@ -231,30 +233,45 @@ class Writer:
         return False
 
 
-class ReadAhead:
-    '''``read_ahead_kb`` of the scratch disk set to ``kb``.'''
+class Setting:
+    '''A machine setting (a sysfs or procfs file) set to ``value``: every
+    process of the machine sees it (reported).  ``key`` names it in
+    restore.json.'''
 
-    def __init__(self, work, scratch, kb):
-        self.work, self.kb = work, int(kb)
-        _, name = device_of(scratch)
-        self.path = f'/sys/block/{name}/queue/read_ahead_kb'
-        self.said = f'{self.path} = {self.kb}'
+    def __init__(self, work, path, value, key=None):
+        self.work, self.path, self.value = work, path, str(value)
+        self.key = key or f'setting:{path}'
+        self.said = f'{self.path} = {self.value}'
+
+    def _read(self):
+        with open(self.path) as fp:
+            text = fp.read().strip()
+        # a list that brackets the selected word (a queue's scheduler)
+        return text.split('[', 1)[1].split(']', 1)[0] if '[' in text \
+            else text
 
     def __enter__(self):
-        with open(self.path) as fp:
-            self.old = int(fp.read())
-        _save(self.work, 'read_ahead_kb', [self.path, self.old])
+        self.old = self._read()
+        _save(self.work, self.key, [self.path, self.old])
         with open(self.path, 'w') as fp:
-            fp.write(str(self.kb))
+            fp.write(self.value)
         self.said += f' (was {self.old})'
         return self
 
     def written(self):
-        with open(self.path) as fp:
-            return int(fp.read()) == self.kb
+        return self._read() == self.value
 
     def __exit__(self, *exc):
         with open(self.path, 'w') as fp:
-            fp.write(str(self.old))
-        _save(self.work, 'read_ahead_kb', None)
+            fp.write(self.old)
+        _save(self.work, self.key, None)
         return False
+
+
+class ReadAhead(Setting):
+    '''``read_ahead_kb`` of the scratch disk set to ``kb``.'''
+
+    def __init__(self, work, scratch, kb):
+        _, name = device_of(scratch)
+        super().__init__(work, f'/sys/block/{name}/queue/read_ahead_kb',
+                         int(kb), key='read_ahead_kb')

@@ -8,8 +8,9 @@ from its variants.  This module imports nothing of ReFrame: the
 configuration reads it.
 
 **One codec per field** (:class:`Field`'s ``codec``).  A plain field is
-its text (:data:`PLAIN`).  Eight fields pack one value per figure,
-``<figure>=<value>`` pairs joined by ``;`` (:class:`Pairs`): each has one
+its text (:data:`PLAIN`).  Nine fields pack one value per figure (or
+per machine setting), ``<figure>=<value>`` pairs joined by ``;``
+(:class:`Pairs`, :mod:`microbench.codecs`): each has one
 codec that writes it (``encode``) and reads it (``decode``, ``read``), so
 no writer or reader spells the separators.  ``cold_start`` and
 ``too_spread`` were written ``<figure>: <value>`` before: their codecs
@@ -17,163 +18,10 @@ still read that spelling (recorded perflogs and bundles), and write the
 new one.
 '''
 
-#: The separators of a packed field: between pairs, within a pair, and
-#: within a pair of the older spelling (``cold_start``, ``too_spread``)
-ITEM, PAIR, OLD_PAIR = ';', '=', ': '
+from microbench import settings
+from microbench.codecs import (  # noqa: F401  (the codecs, named here too)
+    ITEM, OLD_PAIR, PAIR, PLAIN, Numbers, Pairs, Plain, Text)
 
-
-class Plain:
-    '''The codec of a field that is its own text.'''
-
-    def encode(self, value):
-        return '' if value is None else str(value)
-
-    def decode(self, text):
-        return '' if text is None else str(text)
-
-    read = decode
-
-
-class Text:
-    '''A value that is a text: not empty, no ``;``, no space at its
-    ends.'''
-
-    def encode(self, value):
-        text = str(value)
-        if not text.strip():
-            raise ValueError('an empty value')
-        if ITEM in text:
-            raise ValueError(f'{text!r} holds {ITEM!r}')
-        if text != text.strip():
-            raise ValueError(f'{text!r} has a space at an end')
-        return text
-
-    def decode(self, text):
-        text = text.strip()
-        if not text:
-            raise ValueError('an empty value')
-        return text
-
-
-class Numbers:
-    '''A value that is one or more numbers, comma-separated, each written
-    in ``spec`` (a format spec: ``.6g``).'''
-
-    def __init__(self, spec, many=True):
-        self.spec, self.many = spec, many
-
-    def encode(self, value):
-        try:
-            values = list(value) if self.many else [value]
-            text = ','.join(format(float(v), self.spec) for v in values)
-        except (TypeError, ValueError, OverflowError):
-            raise ValueError(f'{value!r} is not '
-                             + ('numbers' if self.many else 'a number')) \
-                from None
-        if not values:
-            raise ValueError('no number')
-        return text
-
-    def decode(self, text):
-        try:
-            values = tuple(float(v) for v in text.split(','))
-        except ValueError:
-            raise ValueError(f'{text.strip()!r} is not '
-                             + ('numbers' if self.many else 'a number')
-                             + ' (comma-separated)' * self.many) from None
-        if not self.many and len(values) > 1:
-            raise ValueError(f'{text.strip()!r} is not one number')
-        return values if self.many else values[0]
-
-
-class Pairs:
-    '''The codec of a field that packs one value per figure,
-    ``<figure>=<value>`` joined by ``;`` (each value by its own codec,
-    ``value``); ``old``: it also reads ``<figure>: <value>``.'''
-
-    def __init__(self, field, value, old=False):
-        self.field, self.value, self.old = field, value, old
-
-    def _fail(self, what):
-        return ValueError(f'{self.field}: {what}')
-
-    def encode(self, pairs):
-        '''The field's text of ``pairs`` (a dict or ``(figure, value)``
-        pairs, in their order; a value of None left out).
-
-        :raises ValueError: a figure named twice, a name or a value the
-            text could not give back.'''
-        out, seen = [], set()
-        items = pairs.items() if hasattr(pairs, 'items') else pairs
-        for name, value in items:
-            if value is None:
-                continue
-            name = str(name)
-            bad = [s for s in (ITEM, PAIR, OLD_PAIR)[:2 + self.old]
-                   if s in name]
-            if bad or not name.strip() or name != name.strip():
-                raise self._fail(f'{name!r} cannot name a figure: ' + (
-                    f'it holds {bad[0]!r}' if bad else 'empty, or a space '
-                    'at an end'))
-            if name in seen:
-                raise self._fail(f'{name} named twice')
-            seen.add(name)
-            try:
-                out.append(f'{name}{PAIR}{self.value.encode(value)}')
-            except ValueError as err:
-                raise self._fail(f'{name}: {err}') from None
-        return ITEM.join(out)
-
-    def _item(self, item):
-        '''(figure, value) of one pair.'''
-        cuts = [(at, sep) for sep in (PAIR, OLD_PAIR)[:1 + self.old]
-                for at in [item.find(sep)] if at >= 0]
-        if not cuts:
-            raise self._fail(f'{item.strip()!r} is not <figure>{PAIR}<value>')
-        at, sep = min(cuts)
-        name = item[:at].strip()
-        if not name:
-            raise self._fail(f'{item.strip()!r} names no figure')
-        try:
-            return name, self.value.decode(item[at + len(sep):])
-        except ValueError as err:
-            raise self._fail(f'{name}: {err}') from None
-
-    def decode(self, text):
-        '''``{figure: value}`` of the field's text ('' or None: none).
-
-        :raises ValueError: not a text, a pair that is not one, a figure
-            named twice: the field and what is wrong said.'''
-        if text is None:
-            return {}
-        if not isinstance(text, str):
-            raise self._fail(f'{type(text).__name__} {text!r} is not a text')
-        out = {}
-        for item in text.split(ITEM):
-            if item.strip():
-                name, value = self._item(item)
-                if name in out:
-                    raise self._fail(f'{name} named twice')
-                out[name] = value
-        return out
-
-    def read(self, text):
-        '''``{figure: value}`` of every pair of the field's text that
-        decodes (the last of a figure named twice); anything else, and a
-        value that is not a text, left out: a reader of records never
-        fails on one.'''
-        out = {}
-        for item in (text.split(ITEM) if isinstance(text, str) else ()):
-            try:
-                name, value = self._item(item)
-            except ValueError:
-                continue
-            out[name] = value
-        return out
-
-
-#: The codec of a plain field
-PLAIN = Plain()
 
 #: The codecs of the packed fields
 FIGURE_SAMPLES = Pairs('figure_samples', Numbers('.6g'))
@@ -184,6 +32,7 @@ RESIDENT_SHARE = Pairs('resident_share', Numbers('.1f'))
 COLD_START = Pairs('cold_start', Text(), old=True)
 DATA_TO_MEMORY = Pairs('data_to_memory', Text())
 TOO_SPREAD = Pairs('too_spread', Text(), old=True)
+MACHINE_SETTINGS = settings.CODEC
 
 #: Where a ``limit_name`` value says the source of its limit: ``<limit>
 #: (<source>)``
@@ -326,19 +175,44 @@ FIELDS = {
         str, '', True, 'the sha256 of the ``spack.lock`` of the Spack '
         "environment that program came from (its view's, else the "
         "partition's ``spack_env``); empty without one"),
+    'machine_settings': Field(
+        str, '', True, "the machine's settings below the kernel release on "
+        'every node of the job (microbench/settings.py): the scratch '
+        "device's queue (``block.<disk>.scheduler``, ``read_ahead_kb``, "
+        '``nr_requests``, ``max_sectors_kb``, ``wbt_lat_usec``, '
+        '``rotational``), model, firmware and driver, ``vm.dirty_*``, '
+        '``mm.thp.*``, ``cpu.governor``, ``cpu.microcode``, '
+        '``kernel.cmdline``, every NIC\'s driver, firmware and MTU, the GPU '
+        "driver, a Lustre client's tunables; ``<key>=<value>`` joined by "
+        '``;`` (``<key>@<node>=<value>`` where nodes differ; ``missing`` or '
+        '``unreadable`` where sysfs has no value)',
+        MACHINE_SETTINGS),
 }
 
 #: What ran: the fields that tell two runs of a figure apart (not the
 #: scratch directory: every job makes a private one)
 CONTEXT = ('tool_version', 'spack_env', 'spack_spec', 'node', 'kernel',
            'scratch_fstype', 'scratch_mount_options', 'suite_commit',
-           'tool_path', 'spack_lock')
+           'tool_path', 'spack_lock', 'machine_settings')
 
 #: What ran, by what a change of it says: the software (the suite, the
-#: benchmark, its build) or the machine (kernel, file system, nodes)
+#: benchmark, its build) or the machine (kernel, file system, nodes, the
+#: machine's settings: a difference of one is named ``setting <key>``)
 SOFTWARE = ('tool_version', 'spack_env', 'spack_spec', 'suite_commit',
             'tool_path', 'spack_lock')
-MACHINE = ('kernel', 'scratch_fstype', 'scratch_mount_options', 'node')
+MACHINE = ('kernel', 'scratch_fstype', 'scratch_mount_options', 'node',
+           'machine_settings')
+
+
+def is_machine(name):
+    '''Whether a difference named ``name`` (:func:`differences`) is of the
+    machine.'''
+    return name in MACHINE or name.startswith(settings.PREFIX)
+
+
+def is_software(name):
+    '''Whether a difference named ``name`` is of the software.'''
+    return name in SOFTWARE
 
 #: The fields a variant check takes from its rounds job, and a gap check
 #: from its variants
@@ -374,9 +248,16 @@ def differences(before, after):
     '''``{field: (values before, values after)}`` of what ran
     (:data:`CONTEXT`) where two sides' records differ; each side maps a
     field to the values of its records (a data frame's columns), each set
-    of values sorted, empty values left out.'''
+    of values sorted, empty values left out.  The machine's settings
+    differ key by key: ``setting <key>`` for each key that changed
+    (:func:`microbench.settings.differences`), none where a side has no
+    settings recorded (older records).'''
     out = {}
     for name in CONTEXT:
+        if name == 'machine_settings':
+            if name in before and name in after:
+                out.update(settings.differences(before[name], after[name]))
+            continue
         lhs = sorted(set(before[name]) - {''})
         rhs = sorted(set(after[name]) - {''})
         if lhs != rhs:

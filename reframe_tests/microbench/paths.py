@@ -28,6 +28,8 @@ MODES = os.path.join(CHECKS, 'modes.yaml')
 SKELETON = os.path.join(LIBRARY, 'suite', 'rounds.sh')
 #: The residency witness of one node, beside it in every stage directory
 RESIDENCY = os.path.join(LIBRARY, 'suite', 'residency.sh')
+#: The machine's settings on one node, beside it in every stage directory
+SETTINGS = os.path.join(LIBRARY, 'suite', 'settings.sh')
 #: The lock and the progress lines of every rounds job, which the skeleton
 #: sources from beside it
 PROGRESS = os.path.join(LIBRARY, 'suite', 'progress.sh')

@@ -183,6 +183,9 @@ def test_the_polling_witness_probe_and_device(dry_run):
     assert list(job['probes']) == ['hipri']
     assert job['probes']['hipri'] == (
         "bash ./polling.sh device $scratch | grep -qx '[^ ]* io_poll=1'")
+    node_script = job['facts'].pop('settings')      # in its stage directory
+    assert re.fullmatch(r'bash /\S+/fio_completion_polling_rounds_\w+/'
+                        r'settings\.sh "\$scratch"', node_script)
     assert job['facts'] == {
         'scratch_device': 'bash ./polling.sh device $scratch',
         'memory': memory.MEMINFO}

@@ -111,10 +111,11 @@ def test_the_record_fields_are_one_list():
         # Added with the A/B experiments, at the end
         'check_stack',
         # Added with the diagnosis: where the program was, which lock
-        'check_tool_path', 'check_spack_lock',
+        'check_tool_path', 'check_spack_lock', 'check_machine_settings',
     ]
     assert fields.SHARED == ('samples', 'tool', 'tool_version', 'node',
                              'scratch', 'scratch_fstype',
                              'scratch_mount_options', 'spack_env',
                              'spack_spec', 'job_id', 'kernel',
-                             'warmup_rounds', 'tool_path', 'spack_lock')
+                             'warmup_rounds', 'tool_path', 'spack_lock',
+                             'machine_settings')

@@ -7,7 +7,7 @@ import os
 import reframe as rfm
 from reframe.core.exceptions import SanityError
 
-from microbench import spack
+from microbench import settings, spack
 from microbench.suite import launchers, missing, records, samples, stacked
 
 
@@ -25,6 +25,8 @@ class Collected(rfm.RegressionTestPlugin):
 
         self.job_id = ' '.join(recs.get('job_id', []))
         self.kernel = ' '.join(recs.get('kernel', []))
+        self.machine_settings = settings.of_record(
+            ' '.join(recs.get(settings.RECORD, [])))
         if 'missing' in recs and self.stacks:
             self.skip(stacked.missing_hint(self, recs['missing'][0],
                                            self.node or 'the node'))

@@ -26,7 +26,7 @@ from reframe.core.builtins import variable
 
 from microbench.suite import (launchers, memory, progress, required,
                               samples, skeleton, stacked)
-from microbench import sides
+from microbench import settings, sides
 from microbench.suite.collected import Collected
 from microbench.suite.kept import Kept
 from microbench.suite.recorded import Recorded
@@ -175,10 +175,17 @@ class Rounds(rfm.RunOnlyRegressionTest, Recorded, Kept, Collected,
         return 1
 
     def recorded_facts(self):
-        ''':meth:`facts`, and the memory of every node the benchmark
-        runs on (:func:`.memory.command`).'''
-        return {**self.facts(), memory.RECORD: memory.command(
-            self.flavour, self.memory_nodes())}
+        ''':meth:`facts`, and the memory and the machine's settings of
+        every node the benchmark runs on (:func:`.memory.command`,
+        :func:`microbench.settings.command`).'''
+        nodes = self.memory_nodes()
+        start = launchers.spread(self.flavour(), nodes, 1) if nodes > 1 \
+            else ''
+        scratch = skeleton.SCRATCH if self.uses_scratch else ''
+        return {**self.facts(),
+                memory.RECORD: memory.command(self.flavour, nodes),
+                settings.RECORD: settings.command(start, self.stagedir,
+                                                  scratch)}
 
     def nodes_command(self):
         '''A shell command printing the job's nodes, or None (this node).'''

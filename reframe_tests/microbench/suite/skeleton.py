@@ -28,8 +28,8 @@ SCRATCH = '$scratch'
 
 #: What every stage directory holds beside the job script: the skeleton,
 #: the lock and progress lines it sources, the residency witness's node
-#: script
-STAGED = (paths.SKELETON, paths.PROGRESS, paths.RESIDENCY)
+#: script, the machine settings' node script
+STAGED = (paths.SKELETON, paths.PROGRESS, paths.RESIDENCY, paths.SETTINGS)
 
 #: How an input is written:
 #: ``literal``: shell-quoted, evaluated when the skeleton uses it;

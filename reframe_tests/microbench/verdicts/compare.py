@@ -22,7 +22,7 @@ import sys
 
 import pandas as pd
 
-from microbench import fields
+from microbench import fields, settings
 from microbench.cause import diagnosis_json
 from microbench.verdicts import (acks, compare_json, events, figures,
                                  history, nightly, prepost, rule, storage,
@@ -52,6 +52,19 @@ def _table(rows, extra):
                       zip(line, widths)).rstrip() for line in [head, *body]]
 
 
+def _differences(found, indent):
+    '''A line for each of ``found`` (``{field: {before, after}}``): a
+    field's values on each side; a machine setting as
+    :func:`microbench.settings.said` says it.'''
+    found = found or {}
+    lines = [f'{indent}{name}: {" | ".join(diff["before"]) or "-"}  ->  '
+             f'{" | ".join(diff["after"]) or "-"}'
+             for name, diff in found.items()
+             if not name.startswith(settings.PREFIX)]
+    return lines + [f'{indent}machine setting: {named}'
+                    for named in settings.said(found)]
+
+
 def _points(rows):
     lines = []
     for row in rows:
@@ -62,9 +75,7 @@ def _points(rows):
                          f'{point["mean_after"]:.4g} {row["unit"]} '
                          f'({point["change_pct"]:+.1f} %, p = '
                          f'{point["p"]:.2g})')
-            for name, diff in (point['differences'] or {}).items():
-                lines.append(f'    {name}: {" | ".join(diff["before"]) or "-"}'
-                             f'  ->  {" | ".join(diff["after"]) or "-"}')
+            lines += _differences(point['differences'], '    ')
     return lines
 
 
@@ -88,9 +99,7 @@ def _events(found):
                          f'{member["verdict"]}'
                          + ('' if pct is None else f' ({pct:+.1f} %)')
                          + _joined(event, member))
-        for name, diff in (event['differences'] or {}).items():
-            lines.append(f'    {name}: {" | ".join(diff["before"]) or "-"}'
-                         f'  ->  {" | ".join(diff["after"]) or "-"}')
+        lines += _differences(event['differences'], '    ')
         lines += _diagnosed(event.get('diagnosis'))
     return lines
 
@@ -142,13 +151,11 @@ def text(doc, about, extra):
     lines.append('')
     if doc['differences']:
         lines.append('what differs between the sides:')
-        for name, diff in doc['differences'].items():
-            lines.append(f'  {name}: {" | ".join(diff["before"]) or "-"}  ->'
-                         f'  {" | ".join(diff["after"]) or "-"}')
+        lines += _differences(doc['differences'], '  ')
     else:
         lines.append('what ran is the same on both sides (versions, specs, '
                      'nodes, kernel, scratch and its mount options, the '
-                     "suite's commit)")
+                     "machine's settings, the suite's commit)")
 
     return '\n'.join(lines) + '\n'
 

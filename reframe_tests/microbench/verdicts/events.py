@@ -12,7 +12,10 @@ nights around it (:func:`cause`): *the suite or software changed* (a field of
 :data:`microbench.fields.SOFTWARE`: the suite's commit, the benchmark's
 version, its Spack spec or environment), *the machine changed*
 (:data:`microbench.fields.MACHINE`: kernel, file system, its mount
-options, nodes), both, or *nothing recorded changed*.
+options, nodes, the machine's settings), both, or *nothing recorded
+changed*.  A changed machine setting is named with its values
+(:func:`said`: ``the machine changed: block.vda.read_ahead_kb 128 ->
+4096``), in compare, the report, the weather page and the export.
 
 **Downstream of a limit.**  A figure is judged against a component limit
 of its partition (its ``limit_name``: :mod:`microbench.components`), and
@@ -45,7 +48,7 @@ import hashlib
 import json
 import math
 
-from microbench import components, fields
+from microbench import components, fields, settings
 from microbench.verdicts import compare_json, vocabulary
 from microbench.verdicts.verdict import Verdict
 
@@ -80,8 +83,8 @@ def fingerprint(system, partition, night):
 def cause(differences):
     '''The class of an event from what differs in the records around it
     (``{field: ...}``).'''
-    software = any(name in differences for name in fields.SOFTWARE)
-    machine = any(name in differences for name in fields.MACHINE)
+    software = any(fields.is_software(name) for name in differences)
+    machine = any(fields.is_machine(name) for name in differences)
     if software and machine:
         return 'software and machine'
     return 'software' if software else 'machine' if machine else \
@@ -260,14 +263,22 @@ def _event(system, partition, night, members, records, nights):
         'diagnosis': None}
 
 
+def said(event):
+    '''How an event's recorded cause is said: its class, and every
+    machine setting that changed with its values (``the machine changed:
+    block.vda.read_ahead_kb 128 -> 4096``).'''
+    named = settings.said(event.get('differences') or {})
+    return CAUSES[event['cause']] + (f': {"; ".join(named)}' if named
+                                     else '')
+
+
 def line(event):
     '''One line of an event: its verdict, partition, night, members,
     cause and root.'''
     root = (f'; root: {", ".join(event["root"])} (the others downstream of '
             f'it)' if event['root'] else '')
     found = event.get('diagnosis')
-    cause = CAUSES[event['cause']] + (f'; cause: {found["label"]}'
-                                      if found else '')
+    cause = said(event) + (f'; cause: {found["label"]}' if found else '')
     count = len(event['members'])
     return (f'event {event["fingerprint"]}: {event["verdict"]}: '
             f'{event["system"]}:{event["partition"]} since '

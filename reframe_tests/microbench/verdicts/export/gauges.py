@@ -9,6 +9,7 @@ import math
 from prometheus_client import CollectorRegistry
 from prometheus_client.core import GaugeMetricFamily
 
+from microbench import settings
 from microbench.verdicts import figures, vocabulary
 
 #: The labels of a figure (what identifies it across sessions, its unit)
@@ -21,7 +22,7 @@ DIRECTION = vocabulary.directions()
 
 #: The labels of an event's gauge
 EVENT_LABELS = ['system', 'partition', 'event', 'night', 'cause', 'root',
-                'verdict']
+                'verdict', 'settings']
 
 #: The labels of an event's cause by experiment, and of each of its
 #: member's A/B figure (``microbench diagnose``)
@@ -150,7 +151,10 @@ class Session:
                 label(event['fingerprint']),
                 label(str(event.get('date') or '')[:10]),
                 label(event['cause']), label(','.join(event['root'])),
-                label(event['verdict'])], len(event['members']))
+                label(event['verdict']),
+                label('; '.join(settings.said(event.get('differences')
+                                              or {})))],
+                len(event['members']))
         yield family
         yield from self._diagnoses()
 

@@ -20,9 +20,9 @@ from collections import defaultdict
 
 import pandas as pd
 
-from microbench.verdicts import figures, vocabulary
+from microbench import settings
+from microbench.verdicts import events, figures, vocabulary
 from microbench.verdicts.compare_json import VERDICTS
-from microbench.verdicts.events import CAUSES
 from microbench.verdicts.report import (absection, bisectsection, canvas,
                                         plots, shares)
 
@@ -197,7 +197,11 @@ def _cause(event):
     '''An event's cause: by experiment where ``microbench diagnose`` found
     it, else what differs in its records.'''
     found = event.get('diagnosis')
-    return f'cause: {found["label"]}' if found else CAUSES[event['cause']]
+    if not found:
+        return events.said(event)
+    named = settings.said(event.get('differences') or {})
+    return f'cause: {found["label"]}' + (f' ({"; ".join(named)})'
+                                         if named else '')
 
 
 def _ab_said(found):

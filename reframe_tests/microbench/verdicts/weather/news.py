@@ -17,6 +17,7 @@ each with its values (cut to :data:`WIDTH` characters a side).
 
 import collections
 
+from microbench import settings
 from microbench.verdicts.weather import status
 
 #: A record field that differs around a change -> what a user reads; the
@@ -37,7 +38,7 @@ WIDTH = 40
 
 #: Nothing differs around a change
 SAME = ('with nothing changed in the records (kernel, software, nodes, '
-        'file system)')
+        'file system, machine settings)')
 
 Line = collections.namedtuple('Line', 'night status text')
 
@@ -53,8 +54,10 @@ def causes(differences):
     said = [f'{words} ({_cut(differences[name]["before"])} -> '
             f'{_cut(differences[name]["after"])})'
             for name, words in CAUSES.items() if name in differences]
+    said += [f'a changed machine setting ({named})'
+             for named in settings.said(differences)]
     said += [f'a change of {name}' for name in differences
-             if name not in CAUSES]
+             if name not in CAUSES and not name.startswith(settings.PREFIX)]
     if not said:
         return SAME
     return 'after ' + (said[0] if len(said) == 1 else
