@@ -25,17 +25,27 @@ is restored on the way out (``finally``; SIGTERM, SIGINT and SIGHUP exit
 through it; what a SIGKILL left is restored at the next start from
 ``restore.json``: :mod:`plants`).
 
+**The counted plan** (``--plan counted``): after the unchanged nights,
+ten plants of the scratch disk's largest request (``max_sectors_kb``,
+:data:`SECTORS`), each for one night on a copy of the unchanged nights'
+storage (a plant never enters another's history).  Wanted: the counted
+rule (microbench/verdicts/behaviour.py) says ``behaviour change`` on every
+plant's night and on none of the unchanged nights it can judge; and how
+often the timed figures' verdict said anything that night, for contrast.
+
 Results: ``<dir>/settings.jsonl``, one line per night (its tag, the
 plant, the keys named, the seconds it took), and the counts on standard
 output; exit 1 where a count is not what is wanted.
 
     bench/settings_plants.py --dir DIR [--unchanged 30]
+                             [--plan settings|counted]
 '''
 
 import argparse
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -66,43 +76,59 @@ def plan(disk):
     ]
 
 
-def environment(work):
+def environment(work, db=None):
     return {**os.environ, 'RFM_CONFIG_FILES': paths.CONFIG,
-            'RFM_SQLITE_DB_FILE': os.path.join(work, 'results.db'),
+            'RFM_SQLITE_DB_FILE': db or os.path.join(work, 'results.db'),
             'MICROBENCH_REFERENCES': f'{work}/no-user-references.yaml'}
 
 
-def night(work, tag):
-    '''One short real session, tagged a night.'''
+def night(work, tag, db=None):
+    '''One short real session, tagged a night (into ``db``, default the
+    work folder's storage).'''
     prefix = os.path.join(work, 'rfm')
     cmd = [os.path.join(BIN, 'reframe'), '-c', paths.CHECKS, '-r',
            '--mode', 'quick', '-n', NAMES, *SHORT, '--prefix', prefix,
            '--perflogdir', os.path.join(work, 'perflogs'), '-S',
            f'scratch_dir={work}/scratch', '--session-extras',
            f'tag={tag},{figures.KIND}={figures.NIGHTLY}']
-    proc = subprocess.run(cmd, env=environment(work), capture_output=True,
-                          text=True, cwd=work)
+    proc = subprocess.run(cmd, env=environment(work, db),
+                          capture_output=True, text=True, cwd=work)
     if not re.search(r'Ran (\d+)/\1 test case\(s\) .*\(0 failure',
                      proc.stdout):
         sys.exit(f'{tag}: the session did not run and pass:\n'
                  f'{proc.stdout[-2000:]}\n{proc.stderr[-1000:]}')
 
 
-def named(work, tag):
-    '''The setting keys ``microbench compare --last`` names tonight:
-    ``{key: (before, after)}``.'''
+def last(work, tag, db=None):
+    '''What ``microbench compare --last`` says of tonight: its JSON.'''
     out = os.path.join(work, f'compare-{tag}.json')
     proc = subprocess.run([os.path.join(BIN, 'microbench'), 'compare',
-                           '--last', '--json', out], env=environment(work),
-                          capture_output=True, text=True)
+                           '--last', '--json', out],
+                          env=environment(work, db), capture_output=True,
+                          text=True)
     if not os.path.exists(out):
         sys.exit(f'{tag}: microbench compare --last wrote nothing (exit '
                  f'{proc.returncode}):\n{proc.stdout[-1500:]}'
                  f'{proc.stderr[-1500:]}')
     with open(out) as fp:
-        found = json.load(fp)['differences'] or {}
+        return json.load(fp)
+
+
+def named(doc):
+    '''The setting keys a compare document names: ``{key: (before,
+    after)}``.'''
+    found = doc['differences'] or {}
     return {name.removeprefix('setting '): (diff['before'], diff['after'])
             for name, diff in found.items() if name.startswith('setting ')}
+
+
+def verdicts_of(doc):
+    '''What a compare document says of the counted and the timed figures:
+    ``{'behaviour': {variant figure: verdict}, 'timed': {...}}``.'''
+    return {'behaviour': {f'{r["variant"]} {r["figure"]}': r['verdict']
+                          for r in doc['behaviour']},
+            'timed': {f'{r["variant"]} {r["figure"]}': r['verdict']
+                      for r in doc['figures']}}
 
 
 def done(path):
@@ -121,12 +147,13 @@ def snapshot(scratch):
     return found
 
 
-def one(work, tag, plant, log, changed=()):
+def one(work, tag, plant, log, changed=(), db=None):
     start = time.monotonic()
-    night(work, tag)
-    keys = named(work, tag) if done(log) else {}
+    night(work, tag, db)
+    doc = last(work, tag, db) if done(log) else None
+    keys = named(doc) if doc else {}
     row = {'tag': tag, 'plant': plant, 'named': keys,
-           'changed': sorted(changed),
+           'changed': sorted(changed), **(verdicts_of(doc) if doc else {}),
            'seconds': round(time.monotonic() - start, 1)}
     with open(log, 'a') as fp:
         fp.write(json.dumps(row) + '\n')
@@ -159,10 +186,59 @@ def count(rows, steps):
     return spurious == 0 and hits == len(steps)
 
 
+#: The counted plan's plants: the scratch disk's largest request
+#: (``max_sectors_kb``), each on a copy of the unchanged nights' storage
+SECTORS = (128, 256, 512, 64, 1024, 128, 256, 512, 64, 1024)
+
+
+def counted_plan(work, disk, log):
+    '''Each plant of :data:`SECTORS` for one night, on a copy of the
+    unchanged nights (a plant never enters another's history).'''
+    tags = {row['tag'] for row in done(log)}
+    path = f'/sys/block/{disk}/queue/max_sectors_kb'
+    os.makedirs(os.path.join(work, 'plants'), exist_ok=True)
+    for i, value in enumerate(SECTORS):
+        tag = f'counted-{i + 1:02d}'
+        if tag in tags:
+            continue
+        copy = os.path.join(work, 'plants', f'{tag}.db')
+        shutil.copy(os.path.join(work, 'results.db'), copy)
+        with plants.Setting(work, path, value) as setting:
+            print(f'plant: {setting.said}', flush=True)
+            one(work, tag, f'max_sectors_kb={value}', log, db=copy)
+
+
+def count_counted(rows):
+    '''The counted plan's counts, and whether each is what is wanted.'''
+    unchanged = [r for r in rows if r['plant'] is None
+                 and r['tag'].startswith('unchanged-') and 'behaviour' in r]
+    judged = [r for r in unchanged
+              if any(v != 'inconclusive' for v in r['behaviour'].values())]
+    false = sum(v == 'behaviour change' for r in judged
+                for v in r['behaviour'].values())
+    mine = [r for r in rows if str(r['plant']).startswith('max_sectors')]
+    hits = sum(any(v == 'behaviour change' for v in r['behaviour'].values())
+               for r in mine)
+    timed = sum(any(v not in ('unchanged', 'inconclusive')
+                    for v in r['timed'].values()) for r in mine)
+    print(f'unchanged nights judged by the counted rule: {len(judged)}; '
+          f'behaviour changes on them: {false} (wanted 0)')
+    print(f'max_sectors_kb plants seen by a counted figure on their night: '
+          f'{hits} of {len(mine)} (wanted all); by a timed figure\'s '
+          f'verdict: {timed} of {len(mine)}')
+    for r in mine:
+        moved = [k for k, v in r['behaviour'].items()
+                 if v == 'behaviour change']
+        print(f'  {r["tag"]} {r["plant"]}: {", ".join(moved) or "none"}')
+    return false == 0 and hits == len(mine) == len(SECTORS)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--dir', required=True)
     parser.add_argument('--unchanged', type=int, default=30)
+    parser.add_argument('--plan', choices=('settings', 'counted'),
+                        default='settings')
     args = parser.parse_args()
     work = os.path.abspath(args.dir)
     os.makedirs(os.path.join(work, 'scratch'), exist_ok=True)
@@ -178,6 +254,9 @@ def main():
     for i in range(args.unchanged + 1):
         if f'unchanged-{i:02d}' not in tags:
             one(work, f'unchanged-{i:02d}', None, log)
+    if args.plan == 'counted':
+        counted_plan(work, disk, log)
+        return 0 if count_counted(done(log)) else 1
     for name, path, value, _ in steps:
         if f'plant-{name}' in tags:
             continue

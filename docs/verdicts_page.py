@@ -73,6 +73,11 @@ def verdicts_page():
             table(('verdict', 'meaning', 'shown as'),
                   [(f'`{word}`', said, f'`{shown}`') for word, (said, shown)
                    in vocabulary.AB_VERDICTS.items()]),
+            '\n## A counted figure\'s verdict (`microbench compare --last`,'
+            ' its `behaviour` rows; never in the exit code)\n\n',
+            table(('verdict', 'meaning', 'shown as'),
+                  [(f'`{word}`', said, f'`{shown}`') for word, (said, shown)
+                   in vocabulary.BEHAVIOUR.items()]),
             '\n## A bisection\'s result (`microbench bisect`)\n\n',
             table(('result', 'meaning', 'shown as'),
                   [(f'`{word}`', said, f'`{shown}`') for word, (said, shown)

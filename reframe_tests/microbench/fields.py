@@ -33,6 +33,7 @@ COLD_START = Pairs('cold_start', Text(), old=True)
 DATA_TO_MEMORY = Pairs('data_to_memory', Text())
 TOO_SPREAD = Pairs('too_spread', Text(), old=True)
 MACHINE_SETTINGS = settings.CODEC
+COUNTED = Pairs('counted', Numbers('.4g'))
 
 #: Where a ``limit_name`` value says the source of its limit: ``<limit>
 #: (<source>)``
@@ -187,6 +188,15 @@ FIELDS = {
         '``;`` (``<key>@<node>=<value>`` where nodes differ; ``missing`` or '
         '``unreadable`` where sysfs has no value)',
         MACHINE_SETTINGS),
+    'counted': Field(
+        str, '', False, "what the scratch disk did for the bytes each sample "
+        'moved (microbench/suite/counted.py), one value per sample, '
+        '``<figure>=v1,v2,...`` joined by ``;``: '
+        '``device_read_per_byte``, ``device_write_per_byte``, '
+        '``device_ios_per_mib``, ``device_merges_per_mib``; judged by '
+        'their own rule (microbench/verdicts/behaviour.py), never by a '
+        'reference band',
+        COUNTED),
 }
 
 #: What ran: the fields that tell two runs of a figure apart (not the

@@ -30,6 +30,8 @@ SKELETON = os.path.join(LIBRARY, 'suite', 'rounds.sh')
 RESIDENCY = os.path.join(LIBRARY, 'suite', 'residency.sh')
 #: The machine's settings on one node, beside it in every stage directory
 SETTINGS = os.path.join(LIBRARY, 'suite', 'settings.sh')
+#: The scratch disk's counts around every sample, sourced by the skeleton
+COUNTS = os.path.join(LIBRARY, 'suite', 'counts.sh')
 #: The lock and the progress lines of every rounds job, which the skeleton
 #: sources from beside it
 PROGRESS = os.path.join(LIBRARY, 'suite', 'progress.sh')

@@ -112,6 +112,7 @@ def test_the_record_fields_are_one_list():
         'check_stack',
         # Added with the diagnosis: where the program was, which lock
         'check_tool_path', 'check_spack_lock', 'check_machine_settings',
+        'check_counted',
     ]
     assert fields.SHARED == ('samples', 'tool', 'tool_version', 'node',
                              'scratch', 'scratch_fstype',

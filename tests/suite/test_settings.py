@@ -214,3 +214,29 @@ def test_the_changed_key_is_the_machine_and_named_in_the_event():
         events.line(event)
     # the same settings: nothing
     assert fields.differences(before, before) == {}
+
+
+def test_the_diagnosis_and_the_confirmation_say_the_changed_key():
+    from microbench.cause import diagnose
+    from microbench.verdicts import triage
+    event = {'differences': {'setting block.vda.read_ahead_kb': {
+        'before': ['8192'], 'after': ['4096']}}}
+    said = diagnose.recorded(event, 'not reproduced')
+    assert said.startswith('; recorded that night: block.vda.read_ahead_kb '
+                           '8192 -> 4096 (the A/B runs on the machine as '
+                           'it is now')
+    assert diagnose.recorded(event, 'machine (by experiment)') == \
+        '; recorded that night: block.vda.read_ahead_kb 8192 -> 4096'
+    assert diagnose.recorded({'differences': None}, 'not reproduced') == ''
+
+    rows = [{'verdict': 'unconfirmed', 'why': 'x', 'reasons': [],
+             'confirmation': {'state': 'not confirmed'}},
+            {'verdict': 'regression', 'why': 'y', 'reasons': [],
+             'confirmation': {'state': 'confirmed'}}]
+    moved = triage.settings_moved(
+        frame('block.vda.read_ahead_kb=4096'),
+        frame('block.vda.read_ahead_kb=8192'), rows)
+    assert moved == ['block.vda.read_ahead_kb 4096 -> 8192']
+    assert 'changed between the run and its rerun: block.vda.read_ahead_kb' \
+        in rows[0]['why']
+    assert 'rerun' not in rows[1]['why']

@@ -57,10 +57,12 @@ def _old(data):
 @pytest.mark.parametrize('change, said', [
     (_old, 'the JSON of an older microbench compare (version 1, no format '
            'member): make it again'),
-    (lambda d: d.update(version=6), 'version 6; this microbench reads '
-                                    'version 5'),
+    (lambda d: d.update(version=7), 'version 7; this microbench reads '
+                                    'version 6'),
     (lambda d: d.update(version=3), 'version 3; this microbench reads '
-                                    'version 5'),
+                                    'version 6'),
+    (lambda d: d['behaviour'].append({'verdict': 'worse'}),
+     "behaviour[0]: no member 'system'"),
     (lambda d: d['figures'][0]['reasons'].append({'kind': 'mood',
                                                   'text': 'x'}),
      "reasons[1]: kind 'mood' is not one of statistics"),
@@ -146,6 +148,7 @@ def test_a_version_4_document_is_read_with_its_why_as_its_reason(doc,
     reads: each figure's ``why`` is its one reason.'''
     data = json.loads(json.dumps(doc))
     data['version'] = 4
+    data.pop('behaviour')
     for row in data['figures']:
         row.pop('reasons')
     path = tmp_path / 'v4.json'
@@ -161,3 +164,16 @@ def test_every_figure_is_written_with_its_reasons(doc):
         assert row['reasons'] and row['reasons'][-1]['kind'] == 'statistics'
         assert row['why'] == '; '.join(item['text']
                                        for item in row['reasons'])
+
+
+def test_a_version_5_document_is_read_with_no_behaviour(doc, tmp_path):
+    '''Last night's file, written before counted figures, still reads:
+    its ``behaviour`` is empty.'''
+    data = json.loads(json.dumps(doc))
+    data['version'] = 5
+    data.pop('behaviour')
+    path = tmp_path / 'v5.json'
+    path.write_text(json.dumps(data))
+    found = compare_json.read(str(path))
+    assert found.doc['version'] == compare_json.VERSION
+    assert found.doc['behaviour'] == []

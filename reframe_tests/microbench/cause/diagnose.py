@@ -40,6 +40,7 @@ import time
 
 from microbench.cause import (ab, ab_json, abchecks, abstacks, classify,
                               diagnosis_json, nightstacks)
+from microbench import settings
 from microbench.verdicts import (compare_json, figures, history, storage,
                                  vocabulary)
 from microbench.verdicts.vocabulary import UNDECIDED
@@ -315,6 +316,7 @@ def diagnose(args, plan):
         found = ab_json.read(path)
     rows = classified(event, levels(plan.verdicts), found)
     cause, why = cause_of(rows)
+    why += recorded(event, cause)
     doc = diagnosis_json.document(
         event=event['fingerprint'], system=event['system'],
         partition=event['partition'], night=event['night'],
@@ -339,6 +341,21 @@ def diagnose(args, plan):
     print(text(doc) + f'diagnose: written to {written} '
           f'({doc["minutes"]:.1f} min)', flush=True)
     return written, doc
+
+
+def recorded(event, cause):
+    '''What the event's records named of the machine's settings that night
+    (``; recorded that night: block.vda.read_ahead_kb 8192 -> 4096``), and
+    where the A/B did not reproduce the change, that a setting set back
+    since would explain it; '' where none changed.'''
+    named = settings.said(event.get('differences') or {})
+    if not named:
+        return ''
+    said = f'; recorded that night: {"; ".join(named)}'
+    if cause == vocabulary.NOT_REPRODUCED:
+        said += (' (the A/B runs on the machine as it is now: a setting '
+                 'set back since cannot be reproduced)')
+    return said
 
 
 def text(doc):

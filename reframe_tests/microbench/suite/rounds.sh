@@ -145,6 +145,9 @@ record() {
 # The lock and the progress lines, and the defaults of their inputs
 # shellcheck disable=SC1091  # linted on its own
 . "$(dirname "${BASH_SOURCE[0]}")/progress.sh"
+# The scratch disk's counts around every sample
+# shellcheck disable=SC1091  # linted on its own
+. "$(dirname "${BASH_SOURCE[0]}")/counts.sh"
 
 # Run command line $1 in the background and wait for it: a signal to the
 # job then reaches its trap at once, not when the command ends
@@ -334,6 +337,7 @@ rounds_begin() {
     if [ -n "$scratch_root" ]; then
         make_scratch
     fi
+    find_stat_disk
     find_nodes
     # The job's id and every node of the job
     if [ -n "$job_id" ]; then
@@ -522,12 +526,21 @@ run_sample() {
         return
     fi
     command=${commands[$variant]}
+    counts_before=""
+    if [ -n "$stat_disk" ]; then
+        counts_before=$(device_stat)
+    fi
     if [ -n "$stdout_file" ]; then
         run "$command" > "$stdout_file"
     else
         run "$command"
     fi
     rc=$?
+    if [ -n "$stat_disk" ]; then
+        # what the sample left in the page cache reaches the disk too
+        sync -f "$scratch" 2>/dev/null
+        counts_after=$(device_stat)
+    fi
     if [ $rc -ne 0 ]; then
         fail_variant "$variant" "$tool exited with code $rc" "$command"
     fi
@@ -568,6 +581,7 @@ one_round() {
         fi
         cd "$(side_dir "$variant")" || exit 1
         clear_outputs
+        counts_before=""
         started=$(date +%s.%N)
         run_sample "$variant" 2> stderr.txt
         rc=$?
@@ -582,6 +596,9 @@ one_round() {
             progress sample "$variant" "$round" "$rounds" "$rc" "$started"
             if [ $rc -eq 0 ]; then
                 record sample "$variant: $round scratch_bytes=$(scratch_bytes)"
+                if [ -n "$counts_before" ]; then
+                    record counts "$variant: $round $stat_disk $counts_before / $counts_after"
+                fi
             fi
         fi
         empty_scratch

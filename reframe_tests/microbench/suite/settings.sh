@@ -57,19 +57,9 @@ put_present() {
     fi
 }
 
-# The whole disk under directory $1, or nothing
-disk_of() {
-    local source disk
-    [ -n "$1" ] || return 0
-    source=$(findmnt -n -o SOURCE --target "$1" 2>/dev/null | head -n 1)
-    case $source in
-        /dev/*) ;;
-        *) return 0 ;;
-    esac
-    disk=$(lsblk -no PKNAME "$source" 2>/dev/null | head -n 1)
-    disk=${disk:-$(basename "$(readlink -f "$source")")}
-    printf '%s' "$disk"
-}
+# disk_of: the whole disk under a directory (shared with the job's counts)
+# shellcheck disable=SC1091  # linted on its own
+. "$(dirname "${BASH_SOURCE[0]}")/counts.sh"
 
 block_settings() {
     local disk base name

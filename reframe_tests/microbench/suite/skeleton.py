@@ -28,8 +28,9 @@ SCRATCH = '$scratch'
 
 #: What every stage directory holds beside the job script: the skeleton,
 #: the lock and progress lines it sources, the residency witness's node
-#: script, the machine settings' node script
-STAGED = (paths.SKELETON, paths.PROGRESS, paths.RESIDENCY, paths.SETTINGS)
+#: script, the machine settings' node script, the disk counts it sources
+STAGED = (paths.SKELETON, paths.PROGRESS, paths.RESIDENCY, paths.SETTINGS,
+          paths.COUNTS)
 
 #: How an input is written:
 #: ``literal``: shell-quoted, evaluated when the skeleton uses it;

@@ -20,8 +20,8 @@ from reframe.core.builtins import run_after, sanity_function, variable
 from reframe.core.exceptions import SanityError
 
 from microbench import fields, private, sides
-from microbench.suite import (coldstart, limits, memory, progress, required,
-                              stacked, witnessed)
+from microbench.suite import (coldstart, counted, limits, memory, progress,
+                              required, stacked, witnessed)
 from microbench.suite.output import OutputError
 from microbench.suite.recorded import Recorded, copy_shared
 from microbench.suite.stats import Samples
@@ -282,6 +282,7 @@ class VariantCheck(rfm.RunOnlyRegressionTest, Recorded):
 
         witnessed.judge(self, recs)
         memory.judge(self, self.data_touched(runs))
+        counted.judge(self, recs, runs)
 
         self.check_limits()
         self.record_shares()

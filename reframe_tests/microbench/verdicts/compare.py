@@ -24,9 +24,9 @@ import pandas as pd
 
 from microbench import fields, settings
 from microbench.cause import diagnosis_json
-from microbench.verdicts import (acks, compare_json, events, figures,
-                                 history, nightly, prepost, rule, storage,
-                                 triage, vocabulary)
+from microbench.verdicts import (acks, behaviour, compare_json, events,
+                                 figures, history, nightly, prepost, rule,
+                                 storage, triage, vocabulary)
 
 HELP = 'did any figure change? (exit 1 on a new regression)'
 
@@ -145,6 +145,8 @@ def text(doc, about, extra):
                   f'(one per night and partition a change began on):',
                   *_events(doc['events'])]
     lines += _points(rows)
+    if doc['behaviour']:
+        lines += ['', *behaviour.lines(doc['behaviour'])]
     if doc['acks'] and doc['acks']['in_force']:
         lines.append(f'{doc["acks"]["in_force"]} acknowledgement(s) in '
                      f'force ({", ".join(doc["acks"]["files"])})')
@@ -227,7 +229,8 @@ def last(frame, budget=nightly.BUDGET, floor=rule.FLOOR, found=None):
     doc = compare_json.document(
         'nightly', night.session, night.sessions, sides, test,
         night.exit_code, night.figures, night.events, diffs,
-        acks_said(night), night.confirmation)
+        acks_said(night), night.confirmation,
+        behaviour.judge(records, order))
     extra = ('since', lambda row: row['since_date'] or
              f'{row["nights"]} nights')
     return doc, about, extra

@@ -5,12 +5,13 @@ The report, the weather page, the export and the confirmation rerun read
 a night's verdicts from this file; each reads it with :func:`read`, which
 validates it whole and says in one line what is wrong (an older or newer
 version, a member missing or of the wrong type), never a traceback.  The
-document (``VERSION`` 5; version 4 had no ``reasons`` member of a
+document (``VERSION`` 6; version 5 had no ``behaviour`` member, and is
+read as if it were empty; version 4 had no ``reasons`` member of a
 figure, and is read as if its ``why`` were its one reason; version 3 had
 no ``diagnosis`` member of an event, version 2 no ``cold_start`` member of
 a figure, version 1 no ``format`` member)::
 
-    format: "microbench compare"     version: 5
+    format: "microbench compare"     version: 6
     kind: "nightly" (compare --last) or "pre-post" (compare BEFORE AFTER)
     session: the session judged: tonight's nightly run; the latest of the
         after side
@@ -37,8 +38,12 @@ a figure, version 1 no ``format`` member)::
         (``microbench diagnose``: :data:`DIAGNOSIS`), or null
     change_points[]: every figure's change points, flat
     differences: {field: {before, after}} of what ran
+    behaviour[]: the counted figures' verdicts (:mod:`.behaviour`: its
+        ``ROW``; empty but for ``compare --last``)
     acks: {files, in_force, warnings}
-    confirmation: {night, by, checks, samples} or null
+    confirmation: {night, by, checks, samples, settings_changed (the
+        machine settings that differ between the run and its rerun)} or
+        null
 
 Numbers that are not numbers (NaN) are written as null: the file is JSON
 any tool reads.  So a file holding ``NaN``, ``Infinity``, ``-Infinity`` or
@@ -60,10 +65,10 @@ from microbench.verdicts.verdict import Verdict
 __all__ = ['NotWritten', 'load', 'not_written', 'plain']
 
 FORMAT = 'microbench compare'
-VERSION = 5
+VERSION = 6
 
 #: The older versions read (a figure's ``reasons`` made from its ``why``)
-READ_TOO = (4,)
+READ_TOO = (4, 5)
 
 KINDS = ('nightly', 'pre-post')
 
@@ -114,7 +119,15 @@ TOP = {'format': 'str', 'version': 'int', 'kind': 'str', 'session': 'str',
        'sessions': 'list', 'before': 'str', 'after': 'str', 'test': 'dict?',
        'exit_code': 'int', 'counts': 'dict?', 'figures': 'list',
        'events': 'list', 'change_points': 'list', 'differences': 'dict?',
-       'acks': 'dict?', 'confirmation': 'dict?'}
+       'acks': 'dict?', 'confirmation': 'dict?', 'behaviour': 'list'}
+
+#: A counted figure's verdict (:data:`microbench.verdicts.behaviour.ROW`,
+#: spelt here: this module is the format's one reader)
+BEHAVIOUR = {**{name: 'str' for name in ('system', 'partition', 'environ',
+                                         'check', 'variant', 'figure')},
+             'verdict': 'str', 'why': 'str', 'tonight': 'num',
+             'samples': 'list', 'before_median': 'num', 'before_low': 'num',
+             'before_high': 'num', 'nights': 'int'}
 
 #: The key of a figure (:data:`microbench.verdicts.figures.KEY`)
 KEY = ('system', 'partition', 'environ', 'check', 'variant', 'figure')
@@ -126,7 +139,8 @@ class FormatError(ValueError):
 
 
 def document(kind, session, sessions, sides, test, exit_code, figures,
-             events=(), differences=None, acks=None, confirmation=None):
+             events=(), differences=None, acks=None, confirmation=None,
+             behaviour=()):
     '''The compare document (a dict), validated.
 
     :arg figures: one dict per figure (:data:`FIGURE`'s members and any
@@ -148,7 +162,8 @@ def document(kind, session, sessions, sides, test, exit_code, figures,
         'figures': rows, 'events': list(events), 'change_points': points,
         'differences': {name: {'before': lhs, 'after': rhs}
                         for name, (lhs, rhs) in (differences or {}).items()},
-        'acks': acks, 'confirmation': confirmation})
+        'acks': acks, 'confirmation': confirmation,
+        'behaviour': list(behaviour)})
     validate(out, '<new compare document>')
     return out
 
@@ -198,6 +213,14 @@ def _members(item, spec, where):
                               + (' or null' if kind.endswith('?') else ''))
 
 
+def _one_of(value, allowed, said):
+    '''Raise :class:`FormatError` (``said``, the value, what it may be)
+    unless ``value`` is one of ``allowed``.'''
+    if value not in allowed:
+        raise FormatError(f'{said} \'{_shown(value)}\' is not one of '
+                          f'{", ".join(allowed)}')
+
+
 def _name(item):
     return ' '.join(_shown(item.get(k, '?'), 30) for k in KEY[1:])
 
@@ -239,22 +262,19 @@ def validate(doc, path):
     for index, row in enumerate(doc['figures']):
         where = f'{path}: figures[{index}]'
         _members(row, FIGURE, where)
-        if row['verdict'] not in VERDICTS:
-            raise FormatError(f'{where} ({_name(row)}): verdict '
-                              f'\'{_shown(row["verdict"])}\' is not one of '
-                              f'{", ".join(VERDICTS)}')
-        if row['role'] is not None and row['role'] not in ROLES:
-            raise FormatError(f'{where} ({_name(row)}): role '
-                              f'\'{_shown(row["role"])}\' is not one of '
-                              f'{", ".join(ROLES)}')
+        _one_of(row['verdict'], VERDICTS, f'{where} ({_name(row)}): verdict')
+        if row['role'] is not None:
+            _one_of(row['role'], ROLES, f'{where} ({_name(row)}): role')
         for number, point in enumerate(row['change_points']):
             _members(point, POINT, f'{where}.change_points[{number}]')
         for number, reason in enumerate(row['reasons']):
             _members(reason, REASON, f'{where}.reasons[{number}]')
-            if reason['kind'] not in vocabulary.REASONS:
-                raise FormatError(f'{where}.reasons[{number}]: kind '
-                                  f'\'{_shown(reason["kind"])}\' is not one '
-                                  f'of {", ".join(vocabulary.REASONS)}')
+            _one_of(reason['kind'], vocabulary.REASONS,
+                    f'{where}.reasons[{number}]: kind')
+    for index, row in enumerate(doc['behaviour']):
+        _members(row, BEHAVIOUR, f'{path}: behaviour[{index}]')
+        _one_of(row['verdict'], vocabulary.BEHAVIOUR,
+                f'{path}: behaviour[{index}]: verdict')
     for index, event in enumerate(doc['events']):
         _members(event, EVENT, f'{path}: events[{index}]')
         if event['diagnosis'] is not None:
@@ -271,6 +291,7 @@ def _upgrade(doc):
         if isinstance(row, dict) and isinstance(row.get('why'), str):
             row.setdefault('reasons', [{'kind': 'statistics',
                                         'text': row['why']}])
+    doc.setdefault('behaviour', [])
     doc['version'] = VERSION
 
 

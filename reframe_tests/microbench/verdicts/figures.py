@@ -38,6 +38,11 @@ WARMUP = 'warmup_rounds'
 #: microbench/suite/memory.py)
 MEMORY = 'data_to_memory'
 
+#: The counted figures of the figure's test, one value per sample
+#: (``device_write_per_byte=1,1;...``; empty where none:
+#: microbench/suite/counted.py), judged by :mod:`.behaviour`
+COUNTED = 'counted'
+
 #: What identifies a figure across sessions
 KEY = ['system', 'partition', 'environ', 'check', 'variant', 'figure']
 
@@ -54,7 +59,7 @@ NIGHTLY = 'nightly'
 COLUMNS = ['session', 'start', 'tag', CONFIRMS, KIND, 'system', 'partition',
            'environ', 'check', 'variant', 'measures', 'figure', 'value',
            'unit', 'ref', 'lower', 'upper', 'result', 'samples', *CONTEXT,
-           *LIMIT, COLD_START, WARMUP, MEMORY]
+           *LIMIT, COLD_START, WARMUP, MEMORY, COUNTED]
 
 #: The columns kept in the cache (:mod:`.cache`); a session's kind is
 #: taken from its info, which the cache keeps whole
@@ -159,7 +164,7 @@ def _rows(session):
                        *_limit(case, figure), cold.get(figure, ''),
                        _count(case.get(WARMUP)),
                        fields.DATA_TO_MEMORY.read(case.get(MEMORY)).get(
-                           figure, '')]
+                           figure, ''), str(case.get(COUNTED) or '')]
 
 
 #: What a session that is not a ReFrame report raises in :func:`_rows`

@@ -32,6 +32,7 @@ import math
 
 import numpy as np
 
+from microbench import fields, settings
 from microbench.verdicts import (acks as ackfiles, compare_json, events,
                                  figures, history, nightly, rule, vocabulary)
 from microbench.verdicts.verdict import Verdict
@@ -252,14 +253,32 @@ def judge(frame, budget=nightly.BUDGET, floor=rule.FLOOR, found=None):
                            budget, floor, applied, tonight)
         confirmed(first, rows, set(reruns[figures.KEY].itertuples(
             index=False, name=None)), sessions)
+        moved = settings_moved(frame[frame['session'] == tonight], reruns,
+                               rows)
         night.confirmation = {'night': tonight, 'by': sessions[1:],
-                              'figures': int(len(reruns))}
+                              'figures': int(len(reruns)),
+                              'settings_changed': moved}
     records = history.as_nights(frame)
     order = {key: [s for s, _ in mine] for key, mine in nights.items()}
     night.events = events.group(rows, records, order)
     for row in rows:
         row['label'] = label(row)
     return night
+
+
+def settings_moved(run, rerun, rows):
+    '''The machine settings that differ between a night's run and its
+    confirmation ``rerun`` (their records), said (``block.vda.read_ahead_kb
+    8192 -> 4096``); a regression the rerun did not confirm says them:
+    a setting set back between the two explains it.'''
+    moved = settings.said(fields.differences(run, rerun))
+    for row in rows:
+        if moved and (row.get('confirmation') or {}).get('state') == \
+                'not confirmed':
+            Verdict(row).add('confirmation', f'the machine\'s settings '
+                             f'changed between the run and its rerun: '
+                             f'{"; ".join(moved)}')
+    return moved
 
 
 def confirmed(first, rows, rerun, sessions):

@@ -115,6 +115,21 @@ REASONS = {
     'behaviour': 'a counted figure whose count changed',
 }
 
+#: A counted figure's verdict (:mod:`.behaviour`), from worst -> (meaning,
+#: the figure verdict whose colour it shows); never in the exit code
+BEHAVIOUR = {
+    'behaviour change': ('a counted figure (the disk\'s bytes or requests '
+                         'per byte a sample moved) moved tonight beyond '
+                         'the range of its nights before', CHANGED),
+    'same behaviour': ('a counted figure within the range of its nights '
+                       'before', UNCHANGED),
+    'inconclusive': ('too few nights before to judge a counted figure',
+                     INCONCLUSIVE),
+}
+
+#: Its words, from worst
+BEHAVIOUR_WORDS = tuple(BEHAVIOUR)
+
 #: A row's CSS class in the report: ``fail`` (a failed check) besides
 #: the verdicts
 FAIL_COLOUR = '#f4b3b3'
@@ -151,6 +166,9 @@ EXPERIMENT_CAUSES = {
     'not reproduced': 'neither stack is slow now',
     'inconclusive': 'the A/B could not tell',
 }
+
+#: The cause found when neither stack is slow now
+NOT_REPRODUCED = 'not reproduced'
 
 #: An A/B's verdict of a figure, B against A, from worst, with the
 #: figure verdict whose colour it shows; ``continue`` is never final
@@ -241,6 +259,7 @@ def status_css():
 def css_class(word):
     '''The report's CSS class of a figure verdict, an A/B verdict or a
     bisection's result (empty: no colour).'''
-    word = {**{w: f for w, (_, f) in AB_VERDICTS.items()},
+    word = {**{w: f for w, (_, f) in BEHAVIOUR.items()},
+            **{w: f for w, (_, f) in AB_VERDICTS.items()},
             **{w: f for w, (_, f) in BISECT_RESULTS.items()}}.get(word, word)
     return word if word in _BY_WORD and _BY_WORD[word].colour else ''

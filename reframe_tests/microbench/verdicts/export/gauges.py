@@ -57,10 +57,10 @@ class Session:
     prometheus_client); ``timestamp``: every sample stamped with it.'''
 
     def __init__(self, session, rows, verdicts=(), timestamp=None,
-                 events=()):
+                 events=(), behaviour=()):
         self.session, self.rows = session, rows
         self.verdicts, self.timestamp = list(verdicts), timestamp
-        self.events = list(events)
+        self.events, self.behaviour = list(events), list(behaviour)
 
     def _labels(self, source):
         return [label(source.get(name)) for name in LABELS]
@@ -137,6 +137,21 @@ class Session:
         if points.samples:
             yield points
         yield from self._events()
+        yield from self._behaviour()
+
+    def _behaviour(self):
+        if not self.behaviour:
+            return
+        family = GaugeMetricFamily(
+            'microbench_counted_figure', 'A counted figure of tonight (what '
+            'the scratch disk did per byte a sample moved: '
+            'microbench/suite/counted.py) and its verdict (label verdict: '
+            'behaviour change, same behaviour, inconclusive)',
+            labels=[*figures.KEY, 'verdict'])
+        for row in self.behaviour:
+            self._add(family, [*(label(row[name]) for name in figures.KEY),
+                               label(row['verdict'])], row['tonight'])
+        yield family
 
     def _events(self):
         if not self.events:
@@ -205,8 +220,12 @@ def partitions(session, rows, verdicts=None, timestamps=False):
                   if (v['system'], v['partition']) == where]
         happened = [e for e in (verdicts.events if verdicts else ())
                     if (e['system'], e['partition']) == where]
+        counted = [b for b in (verdicts.doc['behaviour'] if verdicts
+                               else ())
+                   if (b['system'], b['partition']) == where]
         stamp = float(mine['start'].iloc[0]) if timestamps else None
-        out[where] = Session(session, mine, theirs, stamp, happened)
+        out[where] = Session(session, mine, theirs, stamp, happened,
+                             counted)
     return out
 
 

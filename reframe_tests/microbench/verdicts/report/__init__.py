@@ -46,5 +46,6 @@ def run(args):
     print(page.render(frame, found and found.figures, args.output,
                       advice=functools.partial(advise.advice, frame),
                       events=found and found.events,
-                      ab=tried and tried.doc, bisect=bisected))
+                      ab=tried and tried.doc, bisect=bisected,
+                      behaviour=found and found.doc['behaviour']))
     return 0

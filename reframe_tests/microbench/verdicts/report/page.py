@@ -237,6 +237,29 @@ def _events(found):
                  'root', 'cause'], rows, 'verdict', notes), '</section>']
 
 
+#: What the counted figures' section says
+BEHAVIOUR_NOTE = ('counted figures (microbench/suite/counted.py): what the '
+                  'scratch disk did for the bytes a sample moved, judged '
+                  'by their own rule (microbench/verdicts/behaviour.py), '
+                  'never in the exit code')
+
+
+def _behaviour(rows):
+    '''The section of the counted figures' verdicts (the compare JSON's
+    ``behaviour``).'''
+    shown = [[f'{row["system"]}:{row["partition"]}', row['check'],
+              row['variant'], row['figure'], row['verdict'],
+              f'{row["tonight"]:.4g}',
+              '-' if row['before_low'] is None else
+              f'{row["before_low"]:.4g} to {row["before_high"]:.4g}',
+              row['nights']] for row in rows]
+    return ['<section id="behaviour"><h2>Counted figures</h2>',
+            f'<p>{html.escape(BEHAVIOUR_NOTE)}</p>', _table(
+                ['partition', 'check', 'variant', 'figure', 'verdict',
+                 'tonight', 'nights before', 'nights'], shown, 'verdict',
+                [row['why'] for row in rows]), '</section>']
+
+
 def _tables(verdicts, latest, advice=None, found=None):
     '''The sections of the verdicts (if any: the compare JSON's
     ``figures``), worst first, of tonight's events (``found``), of the
@@ -276,7 +299,7 @@ def _words(value):
 
 def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
            workers=plots.WORKERS, advice=None, events=None, ab=None,
-           bisect=None):
+           bisect=None, behaviour=None):
     '''Write ``outdir/report.html`` and each of its plots as a PNG file in
     ``outdir``; return the page's path.
 
@@ -295,6 +318,8 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
     :arg bisect: a bisection (the document of its JSON,
         :mod:`microbench.cause.bisect_json`), or None: its section
         (:mod:`.bisectsection`) comes after the A/B's.
+    :arg behaviour: the counted figures' verdicts (the JSON's
+        ``behaviour``), or None: their section after the events.
     '''
     if frame.empty:
         raise ValueError('no figures to report')
@@ -329,6 +354,7 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
             '<h2>Trends</h2>', *drawn['trends'], '</section>', *shared]
     page += [*(absection.section(ab) if ab else []),
              *(bisectsection.section(bisect) if bisect else []), *tables,
+             *(_behaviour(behaviour) if behaviour else []),
              '</body></html>']
     path = os.path.join(outdir, 'report.html')
     with open(path, 'w', encoding='utf-8') as out:
