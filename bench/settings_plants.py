@@ -53,7 +53,7 @@ import time
 
 import plants
 from microbench import paths, settings
-from microbench.verdicts import figures
+from microbench.verdicts import events, figures, vocabulary
 
 BIN = os.path.join(paths.ROOT, '.venv', 'bin')
 
@@ -128,7 +128,8 @@ def verdicts_of(doc):
     return {'behaviour': {f'{r["variant"]} {r["figure"]}': r['verdict']
                           for r in doc['behaviour']},
             'timed': {f'{r["variant"]} {r["figure"]}': r['verdict']
-                      for r in doc['figures']}}
+                      for r in doc['figures']},
+            'events': [events.line(event) for event in doc['events']]}
 
 
 def done(path):
@@ -180,6 +181,9 @@ def count(rows, steps):
             hits += 1
     print(f'unchanged nights judged: {len(unchanged) - 1}; setting keys '
           f'named on them: {spurious} (wanted 0)')
+    for row in rows:
+        for line in row.get('events') or ():
+            print(f'  {row["tag"]}: {line}')
     print(f'plants named on their night (their key, and only the keys '
           f'that changed with it), and back the night after: {hits} of '
           f'{len(steps)} (wanted all)')
@@ -219,13 +223,14 @@ def count_counted(rows):
     mine = [r for r in rows if str(r['plant']).startswith('max_sectors')]
     hits = sum(any(v == 'behaviour change' for v in r['behaviour'].values())
                for r in mine)
-    timed = sum(any(v not in ('unchanged', 'inconclusive')
-                    for v in r['timed'].values()) for r in mine)
+    # a timed verdict that says a change began tonight
+    new = {v.word for v in vocabulary.FIGURE_VERDICTS if v.new}
+    timed = sum(any(v in new for v in r['timed'].values()) for r in mine)
     print(f'unchanged nights judged by the counted rule: {len(judged)}; '
           f'behaviour changes on them: {false} (wanted 0)')
     print(f'max_sectors_kb plants seen by a counted figure on their night: '
-          f'{hits} of {len(mine)} (wanted all); by a timed figure\'s '
-          f'verdict: {timed} of {len(mine)}')
+          f'{hits} of {len(mine)} (wanted all); by a timed figure\'s new '
+          f'verdict (a change that began tonight): {timed} of {len(mine)}')
     for r in mine:
         moved = [k for k, v in r['behaviour'].items()
                  if v == 'behaviour change']
