@@ -138,6 +138,9 @@ def test_a_night_against_its_nights():
     (line, total) = behaviour.lines([row])
     assert line.startswith('behaviour change: fio_cache_flags direct '
                            'device_ios_per_mib: 8.1 against 31.9 to 32.1')
+    # a value that is no count is left out
+    frame.loc[4, 'counted'] = 'device_ios_per_mib=nan,-1,inf'
+    assert behaviour.judge(frame, order) == []
     # older records, with no counted figures: no rows
     frame['counted'] = ''
     assert behaviour.judge(frame, order) == []

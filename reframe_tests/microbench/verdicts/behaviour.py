@@ -24,6 +24,7 @@ and after.  Its false-alarm rate on unchanged nights and its hits on
 planted changes are measured by bench/settings_plants.py.
 '''
 
+import math
 import statistics
 
 from microbench import fields
@@ -65,6 +66,8 @@ def _values(frame):
     for row in cases.itertuples(index=False):
         counted = fields.COUNTED.read(getattr(row, figures.COUNTED) or '')
         for name, values in counted.items():
+            # a count is finite and not negative: anything else is no count
+            values = [v for v in values if math.isfinite(v) and v >= 0]
             if not values:
                 continue
             key = (row.system, row.partition, row.environ, row.check,
