@@ -85,10 +85,17 @@ def test_one_step_of_the_planted_bisection_for_real(tmp_path, capsys,
     assert ran['stacks']['B']['lock_hash'] == step['lock_hash'] == \
         spack.lock_digest(step['env'])
     assert ran['pairs_run'] == 3 and ran['nodes']
-    # an A/A for fio's figures: never reproduced; fio stays a candidate
+    # an A/A for fio's figures: fio stays a candidate, unless three pairs
+    # of the A/A said B slower (the A/B rule's false alarm at its cap, a
+    # rate bench/ab_rule.py measures; seen once in a dozen CI runs): then
+    # the search keeps the step's half, as a reproduction; either way one
+    # step decides nothing
     fio_group = doc['groups'].index(['fio'])
     for row, result in zip(step['figures'], doc['results']):
-        assert row['outcome'] != bisection.REPRODUCED, row['why']
         assert result['result'] == bisection.NOT_DECIDED
-        assert fio_group in result['candidates']
+        if row['outcome'] == bisection.REPRODUCED:
+            assert fio_group not in result['candidates'], row['why']
+            assert set(result['candidates']) <= set(step['moves'])
+        else:
+            assert fio_group in result['candidates'], row['why']
     assert 'the cap of 1 steps was reached first' in out
