@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# slurm_testbed.sh start|stop|status|env: a two-node Slurm test cluster on
+# slurm_testbed.sh start|stop|status|env: a Slurm test cluster (two nodes,
+# or MICROBENCH_SLURM_NODES of them, up to 16) on
 # this machine, for running the suite through a real workload manager
 # (systems/slurm_testbed.py; the end-to-end test tests/e2e/test_e2e_slurm.py).
 #
@@ -28,7 +29,7 @@
 #        tests of the test cluster skip on it, naming the line)
 #
 # Each node is a network namespace with a UTS namespace of its own: its own
-# host name (mbnode1, mbnode2), loopback and an address on a bridge that
+# host name (mbnode1, mbnode2, ...), loopback and an address on a bridge that
 # this script creates (10.201.0.0/24; the controller listens on 10.201.0.1).
 # Slurm's and the jobs' traffic goes only over that bridge and loopback.  Both
 # nodes have the machine's real cores and memory (they share them), and the
@@ -39,7 +40,16 @@
 set -Eeuo pipefail
 
 dir=${MICROBENCH_SLURM_TESTBED:-/tmp/microbench-slurm}
-nodes=(mbnode1 mbnode2)
+# How many nodes (MICROBENCH_SLURM_NODES, 2 to 16; default 2): mbnode1 ...
+node_count=${MICROBENCH_SLURM_NODES:-2}
+if ! [[ $node_count =~ ^[0-9]+$ ]] || [ "$node_count" -lt 2 ] || [ "$node_count" -gt 16 ]; then
+    echo "slurm_testbed: MICROBENCH_SLURM_NODES=$node_count: a count of nodes from 2 to 16 is needed" >&2
+    exit 2
+fi
+nodes=()
+for ((index = 1; index <= node_count; index++)); do
+    nodes+=("mbnode$index")
+done
 bridge=mbslurm0
 net=10.201.0
 ctl_addr=$net.1
@@ -474,7 +484,11 @@ start() {
     # What stop puts back as it was
     local state
     state=$(host_state)
-    mkdir -p "$dir"/{munge,key,state,run,log} "$dir/spool/"{mbnode1,mbnode2}
+    mkdir -p "$dir"/{munge,key,state,run,log}
+    local spool_node
+    for spool_node in "${nodes[@]}"; do
+        mkdir -p "$dir/spool/$spool_node"
+    done
     echo "$state" > "$dir/host-state"
     # munged wants its socket's directory open to all, its key's closed
     chmod 0755 "$dir" "$dir/munge" "$dir/spool"/*

@@ -5,6 +5,7 @@ import math
 
 from page_parts import HEAD, table
 
+from microbench.nodes import outliers
 from microbench.verdicts import vocabulary
 
 
@@ -78,6 +79,17 @@ def verdicts_page():
             table(('verdict', 'meaning', 'shown as'),
                   [(f'`{word}`', said, f'`{shown}`') for word, (said, shown)
                    in vocabulary.BEHAVIOUR.items()]),
+            '\n## A node\'s state on a vetting night (`microbench vet`, '
+            '`microbench nodes`)\n\n',
+            'From the one a night gives a node first (a node slow in one '
+            'figure and clean in the others is slow).\n\n',
+            table(('state', 'meaning'),
+                  [(f'`{word}`', said) for word, said
+                   in outliers.NODE_STATES.items()]),
+            '\nWhat its earlier vetting nights say of it:\n\n',
+            table(('persistence', 'meaning'),
+                  [(f'`{word}`', said) for word, said
+                   in outliers.PERSISTENCE.items()]),
             '\n## A bisection\'s result (`microbench bisect`)\n\n',
             table(('result', 'meaning', 'shown as'),
                   [(f'`{word}`', said, f'`{shown}`') for word, (said, shown)

@@ -26,6 +26,8 @@ storage.
     microbench diagnose EVENT --verdicts FILE [--a STACK] [--mode quick]
     microbench bisect LOCK_A LOCK_B (--checks CHECK... | --moved AB_JSON)
                       [--mode quick] [--system S:P] [--stacks-dir DIR]
+    microbench vet --system S:P [--nodes N,N,...] [-n CHECK]... [--json FILE]
+    microbench nodes --partition S:P [TAG] [--json FILE]
 
 SESSIONS, BEFORE and AFTER are ReFrame's session queries: a session UUID,
 a time period (``now-7d:now``), a filter on ``--session-extras``
@@ -48,6 +50,7 @@ import sys
 from microbench.audit import command as audit
 from microbench.bundles import bundle, check, replay
 from microbench.cause import ab, bisect, diagnose
+from microbench.nodes import show, vet
 from microbench.verdicts import (ack_add, ack_list, advise, baseline, compare,
                                  confirm, export, limits, report, storage,
                                  stored, weather)
@@ -59,7 +62,8 @@ COMMANDS = {'baseline': baseline, 'compare': compare, 'confirm': confirm,
             'bundle': bundle, 'check-bundle': check, 'replay': replay,
             'stored': stored, 'limits': limits, 'weather': weather,
             'export': export, 'audit': audit, 'ab': ab,
-            'diagnose': diagnose, 'bisect': bisect}
+            'diagnose': diagnose, 'bisect': bisect, 'vet': vet,
+            'nodes': show}
 
 #: What a subcommand may fail with: a message and exit code 2
 ERRORS = (storage.ResultsError, bundle.BundleError, OSError, ValueError)

@@ -15,19 +15,14 @@ import sys
 import pytest
 
 import project
+import slurm_bed
 from microbench.cause import ab_json
 from microbench.verdicts import figures, storage
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slurm]
 
 MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
-TESTBED = os.path.join(project.ROOT, 'ci', 'slurm_testbed.sh')
 NODES = {'mbnode1', 'mbnode2'}
-
-
-def cluster(*args):
-    return subprocess.run([TESTBED, *args], capture_output=True, text=True,
-                          timeout=300)
 
 
 @pytest.fixture(scope='module')
@@ -35,19 +30,7 @@ def slurm():
     '''The test cluster, started for this module and stopped after it.'''
     if not shutil.which('fio'):
         pytest.skip('fio is not installed (apt-get install fio)')
-    if cluster('status').returncode == 0:
-        pytest.skip('a test cluster is already running here: '
-                    'ci/slurm_testbed.sh stop')
-    start = cluster('start')
-    if start.returncode != 0:
-        reason = start.stderr.strip().splitlines()[-1:] or ['no reason']
-        if 'cannot start:' in reason[0]:
-            pytest.skip(reason[0])
-        pytest.fail(f'ci/slurm_testbed.sh start failed: {start.stderr}')
-    conf = re.search(r'export SLURM_CONF=(\S+)', start.stdout).group(1)
-    yield {'SLURM_CONF': conf}
-    stop = cluster('stop')
-    assert stop.returncode == 0, stop.stderr
+    yield from slurm_bed.started()
 
 
 @pytest.fixture(scope='module')

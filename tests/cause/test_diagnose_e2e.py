@@ -30,61 +30,25 @@ import pytest
 from microbench.cause import diagnosis_json
 from microbench.verdicts import compare_json
 
+import disks
 from diagnose_cases import WATCHED, bed_of
 from nights import MICROBENCH
 
 pytestmark = pytest.mark.e2e
 
-GROUP_V2 = '/sys/fs/cgroup/microbench-diagnose-e2e'
-GROUP_V1 = '/sys/fs/cgroup/blkio/microbench-diagnose-e2e'
+
+def diagnose(procs, db, event, verdicts, scratch):
+    '''``microbench diagnose`` of ``event`` run in the throttled cgroup
+    (its A/B's jobs with it); the completed process.'''
+    return subprocess.run(
+        ['sh', '-c', f'echo $$ > {procs} && exec "$@"', 'sh', MICROBENCH,
+         '--db', db, 'diagnose', event['fingerprint'], '--verdicts',
+         verdicts, '--mode', 'quick', '--first', '3', '--cap', '3', '-S',
+         f'scratch_dir={scratch}'], capture_output=True, text=True,
+        timeout=3600)
 
 
-def device_of(path):
-    '''MAJ:MIN of the whole disk under ``path``.'''
-    def run(*args):
-        return subprocess.run(args, capture_output=True, text=True,
-                              timeout=60).stdout.strip()
-    source = run('findmnt', '-no', 'SOURCE', '--target', path)
-    disk = run('lsblk', '-ndo', 'PKNAME', source)
-    return run('lsblk', '-ndo', 'MAJ:MIN', f'/dev/{disk}' if disk
-               else source)
-
-
-@pytest.fixture
-def throttle():
-    '''A function making a cgroup whose writes to a disk go at most
-    ``bps``; (its cgroup.procs); removed after the test.'''
-    if os.geteuid() != 0:
-        pytest.skip('a block-device throttle needs root')
-    made = []
-
-    def make(device, bps):
-        v2 = '/sys/fs/cgroup/cgroup.controllers'
-        if os.path.exists(v2) and 'io' in open(v2).read().split():
-            group, name, text = GROUP_V2, 'io.max', f'{device} wbps={bps}'
-        elif os.path.isdir(os.path.dirname(GROUP_V1)):
-            group = GROUP_V1
-            name, text = 'blkio.throttle.write_bps_device', f'{device} {bps}'
-        else:
-            pytest.skip('no block-device throttle here: neither cgroup '
-                        "v2's io controller nor cgroup v1's blkio")
-        os.makedirs(group, exist_ok=True)
-        made.append(group)
-        with open(os.path.join(group, name), 'w') as fp:
-            fp.write(text)
-        return os.path.join(group, 'cgroup.procs')
-
-    yield make
-    for group in made:
-        root = os.path.join(os.path.dirname(group), 'cgroup.procs')
-        with open(os.path.join(group, 'cgroup.procs')) as fp:
-            for pid in fp.read().split():
-                with open(root, 'w') as out:
-                    out.write(pid)
-        os.rmdir(group)
-
-
-def test_a_real_throttle_is_the_machine_by_experiment(tmp_path, throttle):
+def test_a_real_throttle_is_the_machine_by_experiment(tmp_path):
     fio = shutil.which('fio')
     if not fio:
         pytest.skip('fio is not installed (apt-get install fio)')
@@ -96,13 +60,10 @@ def test_a_real_throttle_is_the_machine_by_experiment(tmp_path, throttle):
     scratch = tmp_path / 'scratch'
     scratch.mkdir()
     bps = int(row['median_before'] * 2**19)     # half of it, in bytes/s
-    procs = throttle(device_of(str(scratch)), bps)
-    proc = subprocess.run(
-        ['sh', '-c', f'echo $$ > {procs} && exec "$@"', 'sh', MICROBENCH,
-         '--db', db, 'diagnose', event['fingerprint'], '--verdicts',
-         verdicts, '--mode', 'quick', '--first', '3', '--cap', '3', '-S',
-         f'scratch_dir={scratch}'], capture_output=True, text=True,
-        timeout=3600)
+    with disks.write_throttle('microbench-diagnose-e2e',
+                              disks.device_number(str(scratch)),
+                              bps) as procs:
+        proc = diagnose(procs, db, event, verdicts, scratch)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     found = diagnosis_json.read(str(tmp_path / 'diagnoses' /
                                     f'{event["fingerprint"]}.json'))

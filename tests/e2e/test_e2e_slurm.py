@@ -24,11 +24,11 @@ import project
 from microbench.suite import launchers
 import perflog
 import processes
+import slurm_bed
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slurm]
 
 MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
-TESTBED = os.path.join(project.ROOT, 'ci', 'slurm_testbed.sh')
 NODES = {'mbnode1', 'mbnode2'}
 #: The node-local scratch of systems/slurm_testbed.py
 SCRATCH = '/var/tmp/microbench-testbed'
@@ -58,11 +58,6 @@ LONG_RUN = ['-n', 'fio_time_based_overwrite%file=small', '-S', 'samples=1',
             '-S', 'fio_time_based_overwrite_rounds.small_file_size=64m']
 
 
-def cluster(*args):
-    return subprocess.run([TESTBED, *args], capture_output=True, text=True,
-                          timeout=300)
-
-
 def left_behind(pattern=r'(^|/)fio |fi_msg_|osu_|(^|/)ior |mdtest'):
     '''Processes still running of a benchmark a job of the test cluster
     started (the local default's run beside these tests).'''
@@ -72,22 +67,11 @@ def left_behind(pattern=r'(^|/)fio |fi_msg_|osu_|(^|/)ior |mdtest'):
 @pytest.fixture(scope='module')
 def slurm():
     '''The test cluster, started for this module and stopped after it.'''
-    if cluster('status').returncode == 0:
-        pytest.skip('a test cluster is already running here: '
-                    'ci/slurm_testbed.sh stop')
-
-    start = cluster('start')
-    if start.returncode != 0:
-        reason = start.stderr.strip().splitlines()[-1:] or ['no reason']
-        if 'cannot start:' in reason[0]:
-            pytest.skip(reason[0])
-
-        pytest.fail(f'ci/slurm_testbed.sh start failed: {start.stderr}')
-
-    conf = re.search(r'export SLURM_CONF=(\S+)', start.stdout).group(1)
-    yield {'SLURM_CONF': conf}
-    stop = cluster('stop')
-    assert stop.returncode == 0, stop.stderr
+    bed = slurm_bed.started()
+    found = next(bed)
+    conf = found['SLURM_CONF']
+    yield found
+    next(bed, None)
     assert not processes.running(r'slurmctld|slurmd|munged|slurmstepd')
     assert not left_behind()
     assert 'mbslurm' not in subprocess.run(['ip', 'netns', 'list'],

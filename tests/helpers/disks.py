@@ -1,7 +1,11 @@
-'''The block device under a directory, as sysfs names it.'''
+'''The block device under a directory, as sysfs names it, and a write
+throttle of it for a cgroup's processes.'''
 
+import contextlib
 import os
 import subprocess
+
+import pytest
 
 
 def disk_of(where):
@@ -15,3 +19,50 @@ def disk_of(where):
                           capture_output=True, text=True).stdout.split()
     name = disk[0] if disk else os.path.basename(os.path.realpath(source))
     return name if os.path.isdir(f'/sys/block/{name}') else None
+
+
+def device_number(where):
+    '''MAJ:MIN of the whole disk under ``where`` (what a block-device
+    throttle names).'''
+    def run(*args):
+        return subprocess.run(args, capture_output=True, text=True,
+                              timeout=60).stdout.strip()
+    source = run('findmnt', '-no', 'SOURCE', '--target', where)
+    disk = run('lsblk', '-ndo', 'PKNAME', source)
+    return run('lsblk', '-ndo', 'MAJ:MIN', f'/dev/{disk}' if disk
+               else source)
+
+
+@contextlib.contextmanager
+def write_throttle(name, device, bps):
+    '''A cgroup ``name`` whose writes to ``device`` (MAJ:MIN) go at most
+    ``bps`` bytes/s: cgroup v2 ``io.max wbps`` where the v2 hierarchy has
+    the io controller, else cgroup v1 ``blkio.throttle.write_bps_device``;
+    yields its ``cgroup.procs`` (write a process id there to throttle it
+    and its children to come).  On the way out its processes go back to
+    the root and it is removed.  Skips, saying why, without root or a
+    throttle.'''
+    if os.geteuid() != 0:
+        pytest.skip('a block-device throttle needs root')
+    v2 = '/sys/fs/cgroup/cgroup.controllers'
+    if os.path.exists(v2) and 'io' in open(v2).read().split():
+        group = f'/sys/fs/cgroup/{name}'
+        control, text = 'io.max', f'{device} wbps={bps}'
+    elif os.path.isdir('/sys/fs/cgroup/blkio'):
+        group = f'/sys/fs/cgroup/blkio/{name}'
+        control, text = 'blkio.throttle.write_bps_device', f'{device} {bps}'
+    else:
+        pytest.skip("no block-device throttle here: neither cgroup v2's io "
+                    "controller nor cgroup v1's blkio")
+    os.makedirs(group, exist_ok=True)
+    try:
+        with open(os.path.join(group, control), 'w') as fp:
+            fp.write(text)
+        yield os.path.join(group, 'cgroup.procs')
+    finally:
+        root = os.path.join(os.path.dirname(group), 'cgroup.procs')
+        with open(os.path.join(group, 'cgroup.procs')) as fp:
+            for pid in fp.read().split():
+                with contextlib.suppress(OSError), open(root, 'w') as out:
+                    out.write(pid)
+        os.rmdir(group)

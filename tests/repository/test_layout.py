@@ -28,7 +28,8 @@ import pytest
 
 from microbench import paths
 
-SUBPACKAGES = ('suite', 'tools', 'verdicts', 'bundles', 'audit', 'cause')
+SUBPACKAGES = ('suite', 'tools', 'verdicts', 'bundles', 'audit', 'cause',
+               'nodes')
 
 #: package -> what it must not import (packages of microbench, or 'reframe')
 FORBIDDEN = {
@@ -38,6 +39,7 @@ FORBIDDEN = {
     'bundles': {'suite', 'tools', 'cli', 'reframe'},
     'audit': {'tools', 'verdicts', 'bundles', 'cli', 'reframe'},
     'cause': {'suite', 'tools', 'cli', 'reframe'},
+    'nodes': {'suite', 'tools', 'cli', 'reframe', 'bundles', 'audit'},
     'top': {*SUBPACKAGES, 'cli', 'reframe'},
     'cli': {'suite', 'tools', 'reframe'},
 }

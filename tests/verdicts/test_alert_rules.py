@@ -25,7 +25,8 @@ ALERTMANAGER = os.path.join(HERE, 'alertmanager.yml')
 #: The alerts the rules define, and the severity of each
 ALERTS = {'MicrobenchRegression': 'page',
           'MicrobenchShareBelowFloor': 'ticket',
-          'MicrobenchNightMissing': 'ticket'}
+          'MicrobenchNightMissing': 'ticket',
+          'MicrobenchNodeSlow': 'ticket'}
 
 needs_promtool = pytest.mark.skipif(
     shutil.which('promtool') is None, reason='promtool is not installed '

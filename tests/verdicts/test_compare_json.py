@@ -57,10 +57,12 @@ def _old(data):
 @pytest.mark.parametrize('change, said', [
     (_old, 'the JSON of an older microbench compare (version 1, no format '
            'member): make it again'),
-    (lambda d: d.update(version=7), 'version 7; this microbench reads '
-                                    'version 6'),
+    (lambda d: d.update(version=8), 'version 8; this microbench reads '
+                                    'version 7'),
     (lambda d: d.update(version=3), 'version 3; this microbench reads '
-                                    'version 6'),
+                                    'version 7'),
+    (lambda d: d['nodes'].append({'partition': 'p:q'}),
+     "nodes[0]: no member 'tag'"),
     (lambda d: d['behaviour'].append({'verdict': 'worse'}),
      "behaviour[0]: no member 'system'"),
     (lambda d: d['figures'][0]['reasons'].append({'kind': 'mood',

@@ -51,6 +51,8 @@ DOORS = [
     ('export', ['--db', BAD, '--openmetrics', OUT]),
     ('export', ['--db', DB, '--verdicts', BAD, '--openmetrics', OUT]),
     ('audit', [BAD]),
+    ('nodes', ['--db', DB, '--vetting-db', BAD, '--partition', PARTITION,
+               '--json', OUT]),
 ]
 
 #: The exit codes a door may answer bad input with

@@ -37,7 +37,6 @@ is not the writer's.  Members the format does not name are kept and not
 checked.
 '''
 
-import json
 import os
 import re
 
@@ -112,17 +111,7 @@ def write(directory, doc):
     '''Write ``doc`` to its file of ``directory`` (made if missing) whole:
     to a file beside it, then renamed over it; its path.'''
     os.makedirs(directory, exist_ok=True)
-    path = path_of(directory, doc['event'])
-    tmp = f'{path}.tmp{os.getpid()}'
-    try:
-        with open(tmp, 'w', encoding='utf-8') as out:
-            out.write(json.dumps(doc, indent=1, allow_nan=False,
-                                 ensure_ascii=False) + '\n')
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
+    return docformat.write_whole(path_of(directory, doc['event']), doc)
 
 
 def validate(doc, path):

@@ -8,6 +8,8 @@ rules); this module holds only the checks they share, so that a message
 reads the same whichever document was wrong.'''
 
 import io
+import json
+import os
 
 from microbench.verdicts import compare_json
 
@@ -104,3 +106,18 @@ def load(path, name, longest=LONGEST):
         return compare_json.load(io.StringIO(text))
     except (ValueError, RecursionError) as err:
         raise FormatError(f'{path}: not JSON ({str(err)[:200]})') from None
+
+
+def write_whole(path, doc):
+    '''Write ``doc`` (JSON, no NaN) to ``path`` whole: to a file beside
+    it, then renamed over it; ``path``.'''
+    tmp = f'{path}.tmp{os.getpid()}'
+    try:
+        with open(tmp, 'w', encoding='utf-8') as out:
+            out.write(json.dumps(doc, indent=1, allow_nan=False,
+                                 ensure_ascii=False) + '\n')
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path

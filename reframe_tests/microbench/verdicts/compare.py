@@ -24,6 +24,7 @@ import pandas as pd
 
 from microbench import fields, settings
 from microbench.cause import diagnosis_json
+from microbench.nodes import vetting
 from microbench.verdicts import (acks, behaviour, compare_json, events,
                                  figures, history, nightly, prepost, rule,
                                  storage, triage, vocabulary)
@@ -147,6 +148,8 @@ def text(doc, about, extra):
     lines += _points(rows)
     if doc['behaviour']:
         lines += ['', *behaviour.lines(doc['behaviour'])]
+    for said in doc['nodes']:
+        lines += ['', *vetting.lines(said)]
     if doc['acks'] and doc['acks']['in_force']:
         lines.append(f'{doc["acks"]["in_force"]} acknowledgement(s) in '
                      f'force ({", ".join(doc["acks"]["files"])})')
@@ -328,6 +331,8 @@ def run(args):
     for warning in diagnosis_json.attach(doc['events'], found):
         print(f'microbench compare: warning: diagnoses: {warning}',
               file=sys.stderr)
+    if args.last:
+        doc['nodes'] = vetting.attached(args.db, args.partition)
     compare_json.validate(doc, '<compare document with its diagnoses>')
     for warning in (doc['acks'] or {}).get('warnings', ()):
         print(f'microbench compare: warning: {warning}', file=sys.stderr)

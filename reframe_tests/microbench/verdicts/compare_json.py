@@ -5,13 +5,14 @@ The report, the weather page, the export and the confirmation rerun read
 a night's verdicts from this file; each reads it with :func:`read`, which
 validates it whole and says in one line what is wrong (an older or newer
 version, a member missing or of the wrong type), never a traceback.  The
-document (``VERSION`` 6; version 5 had no ``behaviour`` member, and is
+document (``VERSION`` 7; version 6 had no ``nodes`` member, and is read
+as if it were empty; version 5 had no ``behaviour`` member, and is
 read as if it were empty; version 4 had no ``reasons`` member of a
 figure, and is read as if its ``why`` were its one reason; version 3 had
 no ``diagnosis`` member of an event, version 2 no ``cold_start`` member of
 a figure, version 1 no ``format`` member)::
 
-    format: "microbench compare"     version: 6
+    format: "microbench compare"     version: 7
     kind: "nightly" (compare --last) or "pre-post" (compare BEFORE AFTER)
     session: the session judged: tonight's nightly run; the latest of the
         after side
@@ -40,6 +41,14 @@ a figure, version 1 no ``format`` member)::
     differences: {field: {before, after}} of what ran
     behaviour[]: the counted figures' verdicts (:mod:`.behaviour`: its
         ``ROW``; empty but for ``compare --last``)
+    nodes[]: the newest vetting night of each partition judged
+        (``microbench vet``, :mod:`microbench.nodes.vetting`): partition,
+        tag, date (its first session's start), asked[] (its nodes),
+        slow[], failed ({node: why}), nodes[] (node, state, persistence,
+        drain: the suggested command, never run, or null, lines[]: the
+        node's figures as people read them, figures[]: {figure, state,
+        ratio to the peers' median});
+        empty but for ``compare --last``
     acks: {files, in_force, warnings}
     confirmation: {night, by, checks, samples, settings_changed (the
         machine settings that differ between the run and its rerun)} or
@@ -55,6 +64,7 @@ import json
 import os
 
 from microbench.cause import classify
+from microbench.nodes import outliers
 from microbench.verdicts import vocabulary
 from microbench.verdicts.jsontext import NotWritten, load, not_written, \
     plain
@@ -65,10 +75,10 @@ from microbench.verdicts.verdict import Verdict
 __all__ = ['NotWritten', 'load', 'not_written', 'plain']
 
 FORMAT = 'microbench compare'
-VERSION = 6
+VERSION = 7
 
 #: The older versions read (a figure's ``reasons`` made from its ``why``)
-READ_TOO = (4, 5)
+READ_TOO = (4, 5, 6)
 
 KINDS = ('nightly', 'pre-post')
 
@@ -119,7 +129,19 @@ TOP = {'format': 'str', 'version': 'int', 'kind': 'str', 'session': 'str',
        'sessions': 'list', 'before': 'str', 'after': 'str', 'test': 'dict?',
        'exit_code': 'int', 'counts': 'dict?', 'figures': 'list',
        'events': 'list', 'change_points': 'list', 'differences': 'dict?',
-       'acks': 'dict?', 'confirmation': 'dict?', 'behaviour': 'list'}
+       'acks': 'dict?', 'confirmation': 'dict?', 'behaviour': 'list',
+       'nodes': 'list'}
+
+#: A partition's vetting night (:func:`microbench.nodes.vetting.summary`)
+NODES = {'partition': 'str', 'tag': 'str', 'date': 'str?', 'asked': 'list',
+         'slow': 'list', 'failed': 'dict', 'nodes': 'list'}
+
+#: A node of a vetting night
+NODE = {'node': 'str', 'state': 'str', 'persistence': 'str',
+        'drain': 'str?', 'lines': 'list', 'figures': 'list'}
+
+#: A figure of a node of a vetting night
+NODE_FIGURE = {'figure': 'str', 'state': 'str', 'ratio': 'num'}
 
 #: A counted figure's verdict (:data:`microbench.verdicts.behaviour.ROW`,
 #: spelt here: this module is the format's one reader)
@@ -140,7 +162,7 @@ class FormatError(ValueError):
 
 def document(kind, session, sessions, sides, test, exit_code, figures,
              events=(), differences=None, acks=None, confirmation=None,
-             behaviour=()):
+             behaviour=(), nodes=()):
     '''The compare document (a dict), validated.
 
     :arg figures: one dict per figure (:data:`FIGURE`'s members and any
@@ -163,7 +185,7 @@ def document(kind, session, sessions, sides, test, exit_code, figures,
         'differences': {name: {'before': lhs, 'after': rhs}
                         for name, (lhs, rhs) in (differences or {}).items()},
         'acks': acks, 'confirmation': confirmation,
-        'behaviour': list(behaviour)})
+        'behaviour': list(behaviour), 'nodes': list(nodes)})
     validate(out, '<new compare document>')
     return out
 
@@ -275,6 +297,15 @@ def validate(doc, path):
         _members(row, BEHAVIOUR, f'{path}: behaviour[{index}]')
         _one_of(row['verdict'], vocabulary.BEHAVIOUR,
                 f'{path}: behaviour[{index}]: verdict')
+    for index, night in enumerate(doc['nodes']):
+        _members(night, NODES, f'{path}: nodes[{index}]')
+        for number, node in enumerate(night['nodes']):
+            where = f'{path}: nodes[{index}].nodes[{number}]'
+            _members(node, NODE, where)
+            _one_of(node['state'], tuple(outliers.NODE_STATES),
+                    f'{where}: state')
+            for place, row in enumerate(node['figures']):
+                _members(row, NODE_FIGURE, f'{where}.figures[{place}]')
     for index, event in enumerate(doc['events']):
         _members(event, EVENT, f'{path}: events[{index}]')
         if event['diagnosis'] is not None:
@@ -292,6 +323,7 @@ def _upgrade(doc):
             row.setdefault('reasons', [{'kind': 'statistics',
                                         'text': row['why']}])
     doc.setdefault('behaviour', [])
+    doc.setdefault('nodes', [])
     doc['version'] = VERSION
 
 

@@ -31,8 +31,13 @@ partition, event, cause}: 1 for each event with a cause found by
 experiment (``microbench diagnose``: ``software (by experiment)``, ...),
 and ``microbench_event_ab_ratio`` {system, partition, event, check,
 variant, figure, ab_verdict, cause}: each of its figures in its A/B,
-tonight's stack over the night-before one.  The alert rules that read
-them ship in ci/prometheus/.
+tonight's stack over the night-before one; ``microbench_node_slow``
+{system, partition, node, night, worst, persistence}: each node of the
+partition's newest vetting night (``microbench vet``, the compare JSON's
+``nodes``), 1 where it is slower than its peers of the same night, and
+``microbench_node_ratio`` {system, partition, node, night, figure,
+state}: each node's figure over its peers' median.  The alert rules that
+read them ship in ci/prometheus/.
 
 The text is written by Prometheus' own Python client (prometheus_client):
 label values are any UTF-8, ``\\``, ``"`` and newlines escaped by it; a
@@ -129,6 +134,13 @@ def run(args):
         print(f'microbench export: {len(other)} verdict(s) of '
               f'partitions without figures in session {session} not '
               f'exported', file=sys.stderr)
+    apart = [night['partition'] for night in
+             (verdicts.doc['nodes'] if verdicts else ())
+             if tuple(night['partition'].split(':', 1)) not in mine]
+    if apart:
+        print(f'microbench export: the vetting nights of '
+              f'{", ".join(apart)} (partitions without figures in session '
+              f'{session}) not exported', file=sys.stderr)
 
     jobs = ([(write_openmetrics, p) for p in args.openmetrics]
             + [(write_textfiles, d) for d in args.textfile]

@@ -10,6 +10,7 @@ from prometheus_client import CollectorRegistry
 from prometheus_client.core import GaugeMetricFamily
 
 from microbench import settings
+from microbench.nodes import outliers
 from microbench.verdicts import figures, vocabulary
 
 #: The labels of a figure (what identifies it across sessions, its unit)
@@ -23,6 +24,13 @@ DIRECTION = vocabulary.directions()
 #: The labels of an event's gauge
 EVENT_LABELS = ['system', 'partition', 'event', 'night', 'cause', 'root',
                 'verdict', 'settings']
+
+#: The labels of a node of a vetting night (microbench vet)
+NODE_LABELS = ['system', 'partition', 'node', 'night', 'worst',
+               'persistence']
+
+#: The state of a node slower than its peers
+NODE_SLOW = outliers.SLOW
 
 #: The labels of an event's cause by experiment, and of each of its
 #: member's A/B figure (``microbench diagnose``)
@@ -57,10 +65,11 @@ class Session:
     prometheus_client); ``timestamp``: every sample stamped with it.'''
 
     def __init__(self, session, rows, verdicts=(), timestamp=None,
-                 events=(), behaviour=()):
+                 events=(), behaviour=(), nodes=None):
         self.session, self.rows = session, rows
         self.verdicts, self.timestamp = list(verdicts), timestamp
         self.events, self.behaviour = list(events), list(behaviour)
+        self.nodes = nodes
 
     def _labels(self, source):
         return [label(source.get(name)) for name in LABELS]
@@ -138,6 +147,42 @@ class Session:
             yield points
         yield from self._events()
         yield from self._behaviour()
+        yield from self._nodes()
+
+    def _nodes(self):
+        if not self.nodes:
+            return
+        night = self.nodes
+        system, partition = night['partition'].split(':', 1)
+        slow = GaugeMetricFamily(
+            'microbench_node_slow', 'A node of the newest vetting night '
+            '(microbench vet): 1 where it is slower than its peers of the '
+            'same night, 0 where not (label worst: its worst figure; '
+            'persistence: slow tonight only, slow for N nights)',
+            labels=NODE_LABELS)
+        ratios = GaugeMetricFamily(
+            'microbench_node_ratio', 'A figure of a node of the newest '
+            'vetting night over its peers\' median (label state: slow, '
+            'fast, clean, failed, unjudged)',
+            labels=['system', 'partition', 'node', 'night', 'figure',
+                    'state'])
+        for item in night['nodes']:
+            where = [label(system), label(partition), label(item['node']),
+                     label(night['tag'])]
+            worst = item['lines'][0] if item['lines'] else ''
+            self._add(slow, [*where, label(worst),
+                             label(item['persistence'])],
+                      int(item['state'] == NODE_SLOW))
+            for row in item['figures']:
+                if row['ratio'] is not None:
+                    self._add(ratios, [*where, label(row['figure']),
+                                       label(row['state'])], row['ratio'])
+        for node in night['failed']:
+            self._add(slow, [label(system), label(partition), label(node),
+                             label(night['tag']), 'failed', 'failed'], 0)
+        yield slow
+        if ratios.samples:
+            yield ratios
 
     def _behaviour(self):
         if not self.behaviour:
@@ -223,9 +268,13 @@ def partitions(session, rows, verdicts=None, timestamps=False):
         counted = [b for b in (verdicts.doc['behaviour'] if verdicts
                                else ())
                    if (b['system'], b['partition']) == where]
+        vetted = next((night for night in (verdicts.doc['nodes'] if
+                                           verdicts else ())
+                       if night['partition'] == f'{system}:{partition}'),
+                      None)
         stamp = float(mine['start'].iloc[0]) if timestamps else None
         out[where] = Session(session, mine, theirs, stamp, happened,
-                             counted)
+                             counted, vetted)
     return out
 
 

@@ -47,5 +47,6 @@ def run(args):
                       advice=functools.partial(advise.advice, frame),
                       events=found and found.events,
                       ab=tried and tried.doc, bisect=bisected,
-                      behaviour=found and found.doc['behaviour']))
+                      behaviour=found and found.doc['behaviour'],
+                      nodes=found and found.doc['nodes']))
     return 0

@@ -24,7 +24,7 @@ from microbench import settings
 from microbench.verdicts import events, figures, vocabulary
 from microbench.verdicts.compare_json import VERDICTS
 from microbench.verdicts.report import (absection, bisectsection, canvas,
-                                        plots, shares)
+                                        nodesection, plots, shares)
 
 # -- the page ---------------------------------------------------------------
 
@@ -299,7 +299,7 @@ def _words(value):
 
 def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
            workers=plots.WORKERS, advice=None, events=None, ab=None,
-           bisect=None, behaviour=None):
+           bisect=None, behaviour=None, nodes=None):
     '''Write ``outdir/report.html`` and each of its plots as a PNG file in
     ``outdir``; return the page's path.
 
@@ -320,6 +320,8 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
         (:mod:`.bisectsection`) comes after the A/B's.
     :arg behaviour: the counted figures' verdicts (the JSON's
         ``behaviour``), or None: their section after the events.
+    :arg nodes: the newest vetting night of each partition (the JSON's
+        ``nodes``), or None: the node map (:mod:`.nodesection`) last.
     '''
     if frame.empty:
         raise ValueError('no figures to report')
@@ -355,6 +357,7 @@ def render(frame, verdicts, outdir, title='Microbenchmark pitfalls',
     page += [*(absection.section(ab) if ab else []),
              *(bisectsection.section(bisect) if bisect else []), *tables,
              *(_behaviour(behaviour) if behaviour else []),
+             *(nodesection.section(nodes) if nodes else []),
              '</body></html>']
     path = os.path.join(outdir, 'report.html')
     with open(path, 'w', encoding='utf-8') as out:

@@ -26,6 +26,7 @@ import os
 import shlex
 import sys
 
+from microbench.nodes import vetting
 from microbench.verdicts import compare_json, figures, storage, triage
 from microbench.verdicts.weather import news, page, realistic, status
 
@@ -87,10 +88,12 @@ def commands(args):
             shlex.join([*weather, '--verdicts', verdicts])]
 
 
-def write(frame, verdicts, outdir, commands, made=None, events=()):
+def write(frame, verdicts, outdir, commands, made=None, events=(),
+          nodes=()):
     '''Write ``outdir/weather.html`` of the figures ``frame`` (rows of
     :func:`figures.load`) and the nightly ``verdicts`` and ``events`` (the
-    compare JSON's ``figures`` and ``events``); return its path.
+    compare JSON's ``figures`` and ``events``), and the newest vetting
+    night of each partition (its ``nodes``); return its path.
 
     :raises ValueError: no realistic figure.
     '''
@@ -106,7 +109,9 @@ def write(frame, verdicts, outdir, commands, made=None, events=()):
     targets = {where: page.target(rows) for where, rows in
                frame.groupby(['system', 'partition'])}
     made = made or datetime.datetime.now(datetime.timezone.utc)
-    text = page.render(tiles, news.lines(tiles, events), made,
+    lines = sorted([*news.lines(tiles, events), *news.node_lines(nodes)],
+                   key=lambda line: line.night, reverse=True)
+    text = page.render(tiles, lines, made,
                        (last['session'], last['when']), targets, commands)
     os.makedirs(outdir, exist_ok=True)
     path = os.path.join(outdir, PAGE)
@@ -116,8 +121,8 @@ def write(frame, verdicts, outdir, commands, made=None, events=()):
 
 
 def given(path, frame):
-    '''The verdicts (``figures``, ``events``) of the compare JSON at
-    ``path``.
+    '''The verdicts (``figures``, ``events``) and vetting nights
+    (``nodes``) of the compare JSON at ``path``.
 
     :raises ValueError: not that JSON, or the verdicts of another night
         than the last session of ``frame``.
@@ -128,14 +133,18 @@ def given(path, frame):
         raise ValueError(f'{path} judges the session {found.session}, not '
                          f'the last session here, {last}: the verdicts of '
                          f'another night')
-    return found.figures, found.events
+    return found.figures, found.events, found.doc['nodes']
 
 
 def run(args):
     queries = args.sessions or [figures.ALL]
     frame = figures.load_many(queries, args.db, args.partition)
     _last_has_figures(queries, frame, args.db, args.partition)
-    found, happened = (given(args.verdicts, frame) if args.verdicts
-                       else judged(frame))
-    print(write(frame, found, args.output, commands(args), events=happened))
+    if args.verdicts:
+        found, happened, vetted = given(args.verdicts, frame)
+    else:
+        found, happened = judged(frame)
+        vetted = vetting.attached(args.db, args.partition)
+    print(write(frame, found, args.output, commands(args), events=happened,
+                nodes=vetted))
     return 0

@@ -121,3 +121,26 @@ def lines(tiles, events=()):
         if mine:
             out.append(_event_line(event, mine))
     return sorted(out, key=lambda line: line.night, reverse=True)
+
+
+def node_lines(nights):
+    '''One line for each slow or failed node of the newest vetting night
+    of each partition (the compare JSON's ``nodes``: ``microbench vet``):
+    a job the scheduler puts on it sees what its peers do not.'''
+    out = []
+    for night in nights:
+        system, partition = night['partition'].split(':', 1)
+        when = status.night(night.get('date'))
+        for item in night['nodes']:
+            if item['state'] != 'slow':
+                continue
+            worst = item['lines'][0].split(': ', 1)[-1] if item['lines'] \
+                else 'its figures'
+            out.append(Line(when, 'degraded', f'{partition} on {system}: '
+                            f'node {item["node"]} slower than its peers '
+                            f'({worst}; {item["persistence"]}): a job '
+                            f'placed there sees it'))
+        for node in night['failed']:
+            out.append(Line(when, 'changed', f'{partition} on {system}: '
+                            f'node {node} failed its vetting job'))
+    return out

@@ -1,0 +1,155 @@
+'''``microbench vet`` end to end on the Slurm test cluster grown to five
+nodes (``MICROBENCH_SLURM_NODES=5 ci/slurm_testbed.sh start``): one node
+made slow for real, one whose jobs fail, and the vetting night naming
+each as what it is.
+
+- mbnode2 slow: a block-device write throttle of the scratch disk (cgroup
+  v2 ``io.max``, else cgroup v1 ``blkio.throttle.write_bps_device``) on
+  its slurmd's cgroup; its jobs are slurmd's children (proctrack/
+  linuxproc), so its O_DIRECT writes, and only its, go at most 64 MiB/s;
+- mbnode5 failing: the scratch directory mounted read-only in its mount
+  namespace (the node's own: ci/slurm_testbed.sh starts each slurmd in
+  one), so its rounds job cannot write there and fails.
+
+Wanted: exit 1, mbnode2 slow on fio_cache_flags's direct write with a
+drain suggested, mbnode5 failed (never slow), no other node's direct write
+slow; a
+node not in the partition refused in one line (exit 2); two nodes, too
+few to judge one against its peers: skipped, saying why (exit 0).
+Skipped, saying why, without root, the test cluster or a throttle.
+'''
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import disks
+import project
+import processes
+import slurm_bed
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slurm]
+
+MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
+RUN = os.path.join(os.environ.get('MICROBENCH_SLURM_TESTBED',
+                                  '/tmp/microbench-slurm'), 'run')
+#: The node-local scratch of systems/slurm_testbed.py
+SCRATCH = '/var/tmp/microbench-testbed'
+SYSTEM = 'slurm_testbed:node_local'
+SLOW, FAILING = 'mbnode2', 'mbnode5'
+#: The throttle of the slow node's writes, bytes/s
+BPS = 64 * 2**20
+
+
+@pytest.fixture(scope='module')
+def five():
+    '''The test cluster with five nodes, started for this module and
+    stopped after it; its environment.'''
+    if os.geteuid() != 0:
+        pytest.skip('the test cluster and a block-device throttle need '
+                    'root')
+    bed = slurm_bed.started(nodes=5)
+    found = next(bed)
+    yield {**os.environ, **found}
+    next(bed, None)
+    assert not processes.running(r'slurmctld|slurmd|munged|slurmstepd')
+
+
+def slurmd(node):
+    '''The process id of ``node``'s slurmd.'''
+    with open(os.path.join(RUN, f'slurmd-{node}.spawned')) as fp:
+        return int(fp.read().split()[0])
+
+
+@pytest.fixture
+def throttled(five):
+    '''mbnode2's slurmd (and so its jobs) in a cgroup whose writes to the
+    scratch disk go at most :data:`BPS`; moved back and removed after.'''
+    os.makedirs(SCRATCH, exist_ok=True)
+    with disks.write_throttle('microbench-vet-e2e',
+                              disks.device_number(SCRATCH), BPS) as procs:
+        with open(procs, 'w') as fp:
+            fp.write(str(slurmd(SLOW)))
+        yield
+
+
+@pytest.fixture
+def read_only(five):
+    '''The scratch directory read-only in mbnode5's mount namespace; put
+    back after.'''
+    os.makedirs(SCRATCH, exist_ok=True)
+    enter = ['nsenter', '-t', str(slurmd(FAILING)), '-m']
+    for cmd in (['mount', '--bind', SCRATCH, SCRATCH],
+                ['mount', '-o', 'remount,bind,ro', SCRATCH]):
+        made = subprocess.run([*enter, *cmd], capture_output=True,
+                              text=True, timeout=60)
+        assert made.returncode == 0, made.stderr
+    yield
+    subprocess.run([*enter, 'umount', SCRATCH], capture_output=True,
+                   timeout=60)
+
+
+def vet(env, tmp_path, *args):
+    return subprocess.run(
+        [MICROBENCH, '--db', str(tmp_path / 'results.db'), 'vet',
+         '--system', SYSTEM, '--work', str(tmp_path / 'runs'), *args],
+        capture_output=True, text=True, timeout=3600, env=env)
+
+
+def test_a_slow_node_and_a_failed_one_are_named(five, throttled, read_only,
+                                                tmp_path):
+    out = tmp_path / 'night.json'
+    proc = vet(five, tmp_path, *project.SHORT_FIO, '--json', str(out))
+    assert proc.returncode == 1, proc.stdout[-4000:] + proc.stderr
+    doc = json.loads(out.read_text())
+    states = {item['node']: item['state'] for item in doc['nodes']}
+    assert FAILING in doc['failed'], proc.stdout[-3000:]
+    assert states.get(FAILING) in (None, 'failed'), states
+    assert states[SLOW] == 'slow', proc.stdout[-3000:]
+    # the throttled figure names the throttled node and no other (on a
+    # busy machine a short buffered or sync sample of another node may
+    # stray: that is the machine's, not the throttle's)
+    direct = {item['node']: row for item in doc['nodes']
+              for row in item['figures']
+              if row['figure'] == 'fio_cache_flags direct write'}
+    assert direct[SLOW]['state'] == 'slow' and direct[SLOW]['ratio'] < 0.5
+    assert {node for node, row in direct.items()
+            if row['state'] == 'slow'} == {SLOW}, direct
+    assert set(direct) - {FAILING} == {'mbnode1', 'mbnode2', 'mbnode3',
+                                       'mbnode4'}
+    assert direct.get(FAILING, {'state': 'failed'})['state'] == 'failed'
+    slow = next(item for item in doc['nodes'] if item['node'] == SLOW)
+    assert slow['drain'].startswith(f'scontrol update nodename={SLOW} '
+                                    f'state=drain reason="')
+    # the vetting sessions went to their own storage, beside the nights'
+    assert (tmp_path / 'vetting.db').exists()
+    assert not (tmp_path / 'results.db').exists()
+    again = subprocess.run(
+        [MICROBENCH, '--db', str(tmp_path / 'results.db'), 'nodes',
+         '--partition', SYSTEM], capture_output=True, text=True,
+        timeout=600, env=five)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert f'{SLOW}: fio_cache_flags direct write 0.' in again.stdout
+    assert f'{FAILING}: failed' in again.stdout or \
+        f'{FAILING}: fio_cache_flags' in again.stdout, again.stdout
+
+
+def test_a_node_not_in_the_partition_is_refused(five, tmp_path):
+    proc = vet(five, tmp_path, '--nodes', 'mbnode1,mbnode9')
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (
+        'microbench vet: error: mbnode9: not a node of partition compute '
+        '(its nodes: mbnode1, mbnode2, mbnode3, mbnode4, mbnode5)')
+    assert not (tmp_path / 'runs').exists()
+
+
+def test_too_few_nodes_are_not_vetted(five, tmp_path):
+    proc = vet(five, tmp_path, '--nodes', 'mbnode1,mbnode3')
+    assert proc.returncode == 0, proc.stderr
+    assert 'vetting skipped: 2 node(s) to vet (mbnode1, mbnode3) of ' \
+        'partition compute; each node is judged against at least 3 peers' \
+        in proc.stdout
+    assert not (tmp_path / 'runs').exists()
