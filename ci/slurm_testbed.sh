@@ -339,7 +339,10 @@ probe_munge() {
             return 0
         fi
         if ! kill -0 "$probe_munged" 2>/dev/null; then
-            echo "munged does not start: $(oneline "$(tail -n 1 "$probe_dir/log/munged.out")")"
+            # its error line (an Info line may be printed after it)
+            local said
+            said=$(grep -i 'error' "$probe_dir/log/munged.out" | tail -n 1)
+            echo "munged does not start: $(oneline "${said:-$(tail -n 1 "$probe_dir/log/munged.out")}")"
             return 1
         fi
         sleep 0.1

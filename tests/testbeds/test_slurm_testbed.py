@@ -20,6 +20,7 @@ saying why.  About 10 s.
 
 import glob
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -71,12 +72,21 @@ def in_mount_namespace(script, env=None):
                env=None if env is None else {**os.environ, **env})
 
 
+#: Where other tests mount file systems of their own while these run (the
+#: local benchmarks beside them: a ramfs, a btrfs, a tiny file system under
+#: their pytest directories): not the test cluster's to answer for
+OTHERS = re.compile(r'/tmp/pytest-of-[^/]+/')
+
+
 def mounts(mountinfo):
-    '''The mounts of a /proc/PID/mountinfo text, without their ids.'''
+    '''The mounts of a /proc/PID/mountinfo text, without their ids (those
+    of other tests' directories left out).'''
     found = set()
     for line in mountinfo.splitlines():
         fields = line.split()
         tail = fields[fields.index('-') + 1:]
+        if OTHERS.match(fields[4]):
+            continue
         found.add((fields[3], fields[4], tail[0], tail[1]))
     return found
 

@@ -1,0 +1,1 @@
+/data/mytestfile -s 10G -w

@@ -1,0 +1,1 @@
+fi_pingpong -p sockets

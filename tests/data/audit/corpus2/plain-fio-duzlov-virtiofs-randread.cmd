@@ -1,0 +1,1 @@
+fio              --direct=1 --rw=randread --bs=4k --ioengine=libaio --iodepth=1 --runtime=15 --numjobs=1 --time_based --group_reporting --name=iops-test-job --eta-newline=1 --readonly --filename=/mnt/virtio-fs-test/fio-test-file

@@ -1,0 +1,1 @@
+fio --ioengine=libaio --direct=1 --gtod_reduce=1 --bs=8k --name=wtest  --invalidate=0 --readwrite=randwrite --iodepth=64 --numjobs=1 --filename=/var/tmp/fiotest --size=10G  --output=test_write.log --rwmixread=0 --rwmixwrite=100  --time_based --runtime=300s

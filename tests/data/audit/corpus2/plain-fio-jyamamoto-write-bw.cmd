@@ -1,0 +1,1 @@
+fio --randrepeat=0 --verify=0 --ioengine=libaio --direct=1 --gtod_reduce=1 --name=write_bw --filename=/var/tmp/fiotest --bs=128K --iodepth=64 --size=10G --readwrite=randwrite --time_based --ramp_time=2s --runtime=300s

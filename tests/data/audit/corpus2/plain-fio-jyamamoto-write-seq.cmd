@@ -1,0 +1,1 @@
+fio --randrepeat=0 --verify=0 --ioengine=libaio --direct=1 --gtod_reduce=1 --name=write_seq --filename=/var/tmp/fiotest --bs=1M --iodepth=16 --size=10G --readwrite=write --time_based --ramp_time=2s --runtime=300s --thread --numjobs=4 --offset_increment=500M

@@ -1,0 +1,1 @@
+IOR -k -E -w -W -i 5 -o file -O multiReRead=1

@@ -1,0 +1,1 @@
+IOR/bin/IOR -f script
