@@ -59,18 +59,6 @@ MARKERS = {TESTBED: 'slurm', BENCHMARKS: 'e2e', DRY_RUNS: 'dry_runs'}
 #: longest chains, sent to the workers first
 CHAINS = (BENCHMARKS, TESTBED)
 
-#: Modules of local benchmarks (marker ``e2e``) sent to the test cluster's
-#: worker, beside the local chain instead of in it: their tests judge no
-#: figure's speed (a bundle's contents, a store that fails, the storage's
-#: round trip) and look for no process left behind, and the suite's
-#: benchmark lock keeps their benchmark runs and the chain's apart (one
-#: waits for the other's to end, within its time limit).  The local chain
-#: is the run's longest; this takes about 160 s off it, and the test
-#: cluster's chain (about 7 minutes) stays the shorter
-BESIDE_TESTBED = ('tests/e2e/test_e2e_bundle.py',
-                  'tests/e2e/test_e2e_storage.py',
-                  'tests/verdicts/test_store_fails_e2e.py')
-
 
 #: The local chain's modules whose answers depend on the machine's noise
 #: (A/B experiments that judge by three pairs): last in the chain, after
@@ -79,13 +67,9 @@ LAST = ('tests/cause/test_ab_e2e.py', 'tests/cause/test_diagnose_e2e.py')
 
 
 def order(item):
-    '''The sort key of a collected test: :data:`LAST`'s modules last, and
-    before them :data:`BESIDE_TESTBED`'s (on the test cluster's worker,
-    after the test cluster's own modules: its benchmarks are over before
-    the local chain's noisy experiments begin), the rest as collected (a
-    stable sort).'''
-    module = module_of(item.nodeid)
-    return (module in LAST, module in BESIDE_TESTBED)
+    '''The sort key of a collected test: :data:`LAST`'s modules last, the
+    rest as collected (a stable sort).'''
+    return module_of(item.nodeid) in LAST
 
 
 def auto(cores):
@@ -113,9 +97,6 @@ def _grouped():
     for group, marker in MARKERS.items():
         for module in _modules_marked(marker):
             out.setdefault(module, group)
-    for module in BESIDE_TESTBED:
-        if out.get(module) == BENCHMARKS:
-            out[module] = TESTBED
     return out
 
 
@@ -143,8 +124,6 @@ def held(items):
     for item in items:
         module = module_of(item.nodeid)
         wanted, group = _wanted(item), GROUPED.get(module)
-        if wanted == BENCHMARKS and module in BESIDE_TESTBED:
-            wanted = TESTBED
         if wanted is not None and group != wanted:
             wrong.append(f'{item.nodeid} is marked {MARKERS[wanted]} but '
                          f'its module is not in the group {wanted} '

@@ -38,17 +38,8 @@ def test_every_e2e_module_is_found():
              if group == workers.BENCHMARKS}
     assert {'tests/e2e/test_e2e_local.py',
             'tests/audit/test_audit_measure_e2e.py',
+            'tests/verdicts/test_store_fails_e2e.py',
             'tests/cause/test_ab_e2e.py'} <= found
-    # the local benchmarks that run beside the chain, on the test
-    # cluster's worker
-    beside = {module for module, group in workers.GROUPED.items()
-              if group == workers.TESTBED}
-    assert set(workers.BESIDE_TESTBED) <= beside
-    assert workers.held([Marked(
-        'tests/verdicts/test_store_fails_e2e.py::t', 'e2e')]) == []
-    # a noisy experiment or a test of processes left is never beside it
-    assert not set(workers.BESIDE_TESTBED) & {*workers.LAST,
-                                              'tests/e2e/test_e2e_local.py'}
     # their neighbours without benchmarks run on the other workers
     assert not {'tests/audit/test_audit.py',
                 'tests/verdicts/test_storage_writers.py'} & found
@@ -111,10 +102,6 @@ def test_the_noisy_experiments_are_last_in_their_chain():
     items = [Marked('tests/cause/test_diagnose_e2e.py::a', 'e2e'),
              Marked('tests/cause/test_ab_e2e.py::b', 'e2e'),
              Marked('tests/e2e/test_e2e_local.py::c', 'e2e'),
-             Marked('tests/suite/test_samples.py::d'),
-             Marked('tests/e2e/test_e2e_bundle.py::e', 'e2e'),
-             Marked('tests/e2e/test_e2e_slurm.py::f', 'e2e', 'slurm')]
+             Marked('tests/suite/test_samples.py::d')]
     items.sort(key=workers.order)
-    # the local benchmarks beside the test cluster after its own tests
-    assert [item.nodeid[-1] for item in items] == ['c', 'd', 'f', 'e', 'a',
-                                                   'b']
+    assert [item.nodeid[-1] for item in items] == ['c', 'd', 'a', 'b']
