@@ -48,3 +48,12 @@ def size_bytes(size):
 def figure_name(name, stat, unit):
     '''``write``, ``median``, ``MiB/s`` -> ``write_median_mib_s``'''
     return f'{name}_{stat}_{_NAME_SUFFIX[unit]}'
+
+
+def figure_base(figure, unit, stat='median'):
+    '''``write_median_mib_s``, ``MiB/s`` -> ``write``: the inverse of
+    :func:`figure_name`; a name not of that form as it is.'''
+    tail = f'_{stat}_{_NAME_SUFFIX.get(unit, "")}'
+    if unit in _NAME_SUFFIX and figure.endswith(tail):
+        return figure[:-len(tail)]
+    return figure

@@ -25,9 +25,9 @@ def add_arguments(parser):
 
 
 def run(args):
-    db = args.vetting_db or vetting.database(getattr(args, 'db', None))
+    db = vetting.chosen(args)
     rows = vetting.vetting_rows(db, args.partition)
-    if rows is None or rows.empty:
+    if rows.empty:
         raise ValueError(f'no vetting night of {args.partition} in the '
                          f'results storage {db} (microbench vet makes one)')
     nights = vetting.nights_of(rows)

@@ -45,10 +45,6 @@ HELP = 'run the single-node checks on every node of a partition, one by one'
 #: The checks a vetting night runs unless told
 CHECKS = ('fio_cache_flags',)
 
-#: What a vetting session's extras say (``--session-extras``)
-KIND = vetting.KIND
-
-
 class VetError(ValueError):
     '''A vetting night that cannot go on (one line).'''
 
@@ -132,13 +128,13 @@ def chosen_nodes(asked, known, partition):
 def night_tag(now=None):
     '''The tag of a vetting night: ``vetting-<UTC time>``.'''
     now = now or datetime.datetime.now(datetime.timezone.utc)
-    return f'{KIND}-{now.strftime("%Y%m%dT%H%M%S")}'
+    return f'{vetting.KIND}-{now.strftime("%Y%m%dT%H%M%S")}'
 
 
 def command(args, node, tag, work):
     '''The ReFrame command line of ``node``'s session.'''
     pattern = '|'.join(f'^{check}' for check in (args.checks or CHECKS))
-    extras = f'kind={KIND},tag={tag},{vetting.VETTED}={node}'
+    extras = f'kind={vetting.KIND},tag={tag},{vetting.VETTED}={node}'
     where = os.path.join(work, node)
     return [abrun.reframe(), '-c', paths.CHECKS, '-n', pattern, '-r',
             '--system', args.system, '-J', f'nodelist={node}',
@@ -167,7 +163,7 @@ def run(args):
         return 0
     work = os.path.abspath(args.work or 'vetting')
     tag = night_tag()
-    db = args.vetting_db or vetting.database(getattr(args, 'db', None))
+    db = vetting.chosen(args)
     env = abrun.environment(db)
     failed = {}
     for node in nodes:

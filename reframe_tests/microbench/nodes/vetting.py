@@ -20,13 +20,13 @@ The history: the partition's vetting nights before this one, at most
 '''
 
 import dataclasses
-import math
 import os
 import re
 import sys
 
 import pandas as pd
 
+from microbench import units
 from microbench.nodes import nodes_json, outliers
 from microbench.verdicts import figures, storage
 
@@ -50,12 +50,6 @@ VETTED = 'vetted'
 
 #: The earlier vetting nights read as a node's history
 HISTORY = 7
-
-#: The words a figure's name ends in that its label leaves out
-#: (``write_median_mib_s`` -> ``write``)
-_SUFFIXES = ('_median_mib_s', '_median_gib_s', '_median_iops',
-             '_median_us', '_median')
-
 
 @dataclasses.dataclass(frozen=True)
 class VettingNight:
@@ -96,15 +90,10 @@ class VettingNight:
         return out
 
 
-def label(check, variant, figure):
+def label(check, variant, figure, unit):
     '''``fio_cache_flags direct write``: a figure as a node's line says
-    it.'''
-    short = figure
-    for suffix in _SUFFIXES:
-        if short.endswith(suffix):
-            short = short[:-len(suffix)]
-            break
-    return f'{check} {variant} {short}'
+    it (its statistic and unit left out of its name).'''
+    return f'{check} {variant} {units.figure_base(figure, unit)}'
 
 
 def night_figures(rows):
@@ -116,7 +105,7 @@ def night_figures(rows):
         direction = outliers.direction_of(row.unit)
         if direction is None:
             continue
-        key = label(row.check, row.variant, row.figure)
+        key = label(row.check, row.variant, row.figure, row.unit)
         node = str(row.node or '').strip() or '(no node recorded)'
         entry = out.setdefault(key, (direction, {}, row.unit))
         entry[1].setdefault(node, [])
@@ -128,10 +117,9 @@ def vetting_rows(db, partition):
     '''The figure rows of every vetting session of ``partition`` in the
     results storage ``db`` (empty where there is none).'''
     try:
-        rows = figures.load(f'?{figures.KIND}=="{KIND}"', db, partition)
+        return figures.load(f'?{figures.KIND}=="{KIND}"', db, partition)
     except figures.ResultsError:
-        return None
-    return rows
+        return pd.DataFrame(columns=figures.COLUMNS)
 
 
 def nights_of(rows):
@@ -176,8 +164,6 @@ def judge(db, partition, tag, asked=(), failed=None):
     ``db``; ``asked`` the nodes it ran on, ``failed`` {node: why} those
     whose run failed (else what the night's document says).'''
     rows = vetting_rows(db, partition)
-    if rows is None:
-        rows = pd.DataFrame(columns=figures.COLUMNS)
     if not asked:
         asked, failed = recorded(db, tag)
     return judge_frame(rows, partition, tag, asked, failed)
@@ -220,6 +206,12 @@ def add_storage_argument(parser):
                         help='the vetting nights\' results storage '
                              f'(default: {STORAGE} beside the nights\' '
                              'storage, --db)')
+
+
+def chosen(args):
+    '''The vetting storage a command's ``args`` name: ``--vetting-db``,
+    else :func:`database` beside ``--db``.'''
+    return args.vetting_db or database(getattr(args, 'db', None))
 
 
 def database(db=None):
@@ -271,7 +263,7 @@ def summary(night):
                       'drain': drains.get(node), 'lines': lines,
                       'figures': [{'figure': result.figure,
                                    'state': result.state,
-                                   'ratio': nodes_ratio(result.ratio)}
+                                   'ratio': nodes_json.number(result.ratio)}
                                   for result in verdict.results]})
     return {'partition': night.partition, 'tag': night.tag,
             'date': night.date, 'asked': list(night.asked),
@@ -304,14 +296,6 @@ def text(night):
     for node, command in night.drains().items():
         lines.append(f'  suggested (not run): {command}')
     return '\n'.join(lines)
-
-
-def nodes_ratio(value):
-    '''A ratio as the compare JSON holds it: a float, None where there is
-    none or it is not finite.'''
-    if value is None or not math.isfinite(float(value)):
-        return None
-    return float(value)
 
 
 def lines(said):

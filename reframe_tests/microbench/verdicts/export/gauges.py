@@ -29,9 +29,6 @@ EVENT_LABELS = ['system', 'partition', 'event', 'night', 'cause', 'root',
 NODE_LABELS = ['system', 'partition', 'node', 'night', 'worst',
                'persistence']
 
-#: The state of a node slower than its peers
-NODE_SLOW = outliers.SLOW
-
 #: The labels of an event's cause by experiment, and of each of its
 #: member's A/B figure (``microbench diagnose``)
 DIAGNOSIS_LABELS = ['system', 'partition', 'event', 'cause']
@@ -172,7 +169,7 @@ class Session:
             worst = item['lines'][0] if item['lines'] else ''
             self._add(slow, [*where, label(worst),
                              label(item['persistence'])],
-                      int(item['state'] == NODE_SLOW))
+                      int(item['state'] == outliers.SLOW))
             for row in item['figures']:
                 if row['ratio'] is not None:
                     self._add(ratios, [*where, label(row['figure']),
