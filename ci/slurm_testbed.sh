@@ -472,7 +472,12 @@ wait_idle() {
 
 start() {
     if [ -e "$dir/slurm.conf" ]; then
-        die "already set up in $dir (ci/slurm_testbed.sh status; stop first)"
+        if [ -n "$(alive)" ]; then
+            die "already set up in $dir (ci/slurm_testbed.sh status; stop first)"
+        fi
+        # A cluster whose daemons are all gone (the machine restarted, or
+        # they were killed) is what an earlier one left: removed below
+        say "a test cluster is set up in $dir but none of its daemons runs"
     fi
     local why
     why=$(cannot_start)
