@@ -33,17 +33,31 @@ def module_of(nodeid):
     return nodeid.split('::')[0]
 
 
+def worker_of(report):
+    '''The pytest-xdist worker that ran ``report``'s test (``gw0`` ...),
+    or ``main`` without workers.'''
+    gateway = getattr(getattr(report, 'node', None), 'gateway', None)
+    return getattr(gateway, 'id', 'main')
+
+
 class ModuleTimes:
     '''Seconds of set-up, call and tear-down, summed by module.'''
 
     def __init__(self):
         self.seconds = {}
         self.started = time.monotonic()
+        #: {worker: [its summed test seconds, when its last report came
+        #: (seconds since the start)]}: which worker's chain was the run's
+        #: wall time
+        self.workers = {}
 
     def add(self, report):
         module = module_of(report.nodeid)
         self.seconds[module] = (self.seconds.get(module, 0.0)
                                 + float(report.duration))
+        worker = self.workers.setdefault(worker_of(report), [0.0, 0.0])
+        worker[0] += float(report.duration)
+        worker[1] = time.monotonic() - self.started
 
     def total(self):
         return sum(self.seconds.values())
@@ -125,6 +139,9 @@ class Plugin:
               f'(tests/helpers/module_times.py)')
         for module, seconds, share in self.times.largest(12):
             write(f'{seconds:8.1f} s {share:6.1%}  {module}')
+        for worker, (busy, ended) in sorted(self.times.workers.items()):
+            write(f'worker {worker}: {busy:.0f} s of tests, its last '
+                  f'ended {ended:.0f} s after the start')
         for module, share in self.over:
             write(f'FAILED: {module} took {share:.1%} of the run\'s test '
                   f'time, more than {SHARE:.0%}: share its set-ups or '

@@ -3,6 +3,7 @@
 the module, when one takes more; a run of a part never does.'''
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -65,3 +66,18 @@ def test_a_run_of_a_part_is_not_held_to_shares(tmp_path):
         proc = _pytest(tmp_path, *args)
         assert proc.returncode == 0, proc.stdout
         assert 'time by test module' in proc.stdout
+
+
+def test_each_workers_time_and_end_are_printed(tmp_path):
+    '''Which worker's chain was the run's wall time: under pytest-xdist
+    each worker's summed test time and when its last test ended.'''
+    _project(tmp_path)
+    env = {**os.environ, 'PYTHONPATH': HELPERS}
+    proc = subprocess.run([sys.executable, '-m', 'pytest', '-n', '2',
+                           '-p', 'no:cacheprovider'], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert '2 passed' in proc.stdout, proc.stdout
+    workers = re.findall(r'^worker (gw\d): (\d+) s of tests, its last '
+                         r'ended (\d+) s after the start$', proc.stdout,
+                         re.MULTILINE)
+    assert sorted(worker for worker, _, _ in workers) == ['gw0', 'gw1']
