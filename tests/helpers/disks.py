@@ -3,7 +3,9 @@ throttle of it for a cgroup's processes.'''
 
 import contextlib
 import os
+import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -66,3 +68,48 @@ def write_throttle(name, device, bps):
                 with contextlib.suppress(OSError), open(root, 'w') as out:
                     out.write(pid)
         os.rmdir(group)
+
+
+@contextlib.contextmanager
+def file_system_of_its_own(where, size='8G'):
+    '''An ext4 file system mounted at ``where`` (made if missing) on a
+    loop device of its own, its ``size`` file sparse in /var/tmp and its
+    freed blocks given back (``discard``): a throttle of that device slows
+    the writes there and nowhere else, and no other test's ``sync -f`` of
+    its own scratch waits on them.  Unmounted, detached and removed on
+    the way out.  Skips, saying why, without root, losetup or mkfs.ext4,
+    or where no loop device can be attached (a container without them).'''
+    if os.geteuid() != 0:
+        pytest.skip('a loop device needs root')
+    for program in ('losetup', 'mkfs.ext4'):
+        if shutil.which(program) is None:
+            pytest.skip(f'{program} is not installed (apt-get install '
+                        'util-linux e2fsprogs)')
+    os.makedirs(where, exist_ok=True)
+    backing = tempfile.NamedTemporaryFile(prefix='microbench-loop.',
+                                          dir='/var/tmp', delete=False)
+    backing.close()
+    device = None
+    try:
+        subprocess.run(['truncate', '-s', size, backing.name], check=True)
+        attach = subprocess.run(['losetup', '-f', '--show', backing.name],
+                                capture_output=True, text=True, timeout=60)
+        if attach.returncode != 0:
+            pytest.skip(f'no loop device here: losetup said '
+                        f'{attach.stderr.strip()}')
+        device = attach.stdout.strip()
+        for cmd in (['mkfs.ext4', '-q', '-F', device],
+                    ['mount', '-o', 'discard', device, where]):
+            made = subprocess.run(cmd, capture_output=True, text=True,
+                                  timeout=300)
+            assert made.returncode == 0, f'{cmd}: {made.stderr}'
+        yield device
+    finally:
+        if device:
+            if subprocess.run(['umount', where], capture_output=True,
+                              timeout=300).returncode != 0:
+                subprocess.run(['umount', '-l', where], capture_output=True,
+                               timeout=300)
+            subprocess.run(['losetup', '-d', device], capture_output=True,
+                           timeout=60)
+        os.unlink(backing.name)
