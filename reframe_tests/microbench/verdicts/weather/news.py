@@ -18,6 +18,7 @@ each with its values (cut to :data:`WIDTH` characters a side).
 import collections
 
 from microbench import settings
+from microbench.verdicts import vocabulary
 from microbench.verdicts.weather import status
 
 #: A record field that differs around a change -> what a user reads; the
@@ -65,9 +66,14 @@ def causes(differences):
 
 
 def _line(tile, when, pct, differences):
-    how = 'changed' if pct is None else status.moved(pct, tile.unit)
-    state = ('changed' if pct is None or how.startswith(('+', '-')) else
-             'degraded' if how.endswith('slower') else 'improved')
+    how = (vocabulary.CHANGED if pct is None
+           else status.moved(pct, tile.unit))
+    if pct is None or how.startswith(('+', '-')):
+        state = vocabulary.CHANGED
+    elif how.endswith('slower'):
+        state = vocabulary.DEGRADED
+    else:
+        state = vocabulary.IMPROVED
     return Line(when, state, f'{tile.partition} on {tile.system}: '
                 f'{tile.words} {how} since {when}, {causes(differences)}')
 
@@ -82,10 +88,11 @@ def _event_line(event, mine):
     for tile in mine:
         pct = status.change_pct(tile.verdict)
         moves.append(f'{tile.words} '
-                     + ('changed' if pct is None
+                     + (vocabulary.CHANGED if pct is None
                         else status.moved(pct, tile.unit)))
     states = {tile.status for tile in mine}
-    state = next((s for s in status.STATUSES if s in states), 'changed')
+    state = next((s for s in status.STATUSES if s in states),
+                 vocabulary.CHANGED)
     root = (f' (downstream of its measured {", ".join(event["root"])})'
             if event.get('root') else '')
     others = len(event.get('members') or ()) - len(mine)
@@ -136,11 +143,13 @@ def node_lines(nights):
                 continue
             worst = item['lines'][0].split(': ', 1)[-1] if item['lines'] \
                 else 'its figures'
-            out.append(Line(when, 'degraded', f'{partition} on {system}: '
+            out.append(Line(when, vocabulary.DEGRADED,
+                            f'{partition} on {system}: '
                             f'node {item["node"]} slower than its peers '
                             f'({worst}; {item["persistence"]}): a job '
                             f'placed there sees it'))
         for node in night['failed']:
-            out.append(Line(when, 'changed', f'{partition} on {system}: '
+            out.append(Line(when, vocabulary.CHANGED,
+                            f'{partition} on {system}: '
                             f'node {node} failed its vetting job'))
     return out
