@@ -6,6 +6,7 @@ The audit's parsers and rules are test_audit.py's.'''
 import glob
 import os
 import shutil
+import statistics
 import tempfile
 
 import pytest
@@ -41,7 +42,14 @@ def test_measure_runs_both_forms_round_robin_through_the_suite(capsys,
     assert len(rounds.split(':', 1)[1].split(',')) == 2
     samples = next(ln for ln in out.splitlines() if 'samples:' in ln)
     assert 'yours:' in samples and 'realistic:' in samples
-    assert ratio > 1, out          # the page cache over O_DIRECT, here
+    # the gap is the medians' ratio of the samples printed (which form is
+    # faster is the machine's: on a busy one buffered writes of 64 MiB
+    # went slower than O_DIRECT's, 0.68 x, in a clean-clone CI)
+    yours, realistic = (
+        [float(value) for value in part.split(':')[1].split(',')]
+        for part in samples.split('samples:', 1)[1].split(';'))
+    assert ratio == pytest.approx(
+        statistics.median(yours) / statistics.median(realistic), rel=0.01)
     assert not os.listdir(tmp_path)     # the scratch is the suite's
     # an audit is no session of the suite's history: its perflogs and
     # results storage were its own, and are gone
