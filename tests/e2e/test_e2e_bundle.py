@@ -1,7 +1,9 @@
 '''End to end: a real night on the local default makes its bundle, which
 ``check-bundle`` verifies, catching a corrupted, a removed, an added file
 and a figure whose tool the bundle does not hold; ``replay`` repeats the
-run's command line and variables, and warns about another machine.
+run's command line and variables, and warns about another machine; a
+bundle made before the contracts moved (commit ab6f460) replays with
+today's suite.
 '''
 
 import glob
@@ -33,6 +35,14 @@ pytestmark = [
 
 MICROBENCH = os.path.join(os.path.dirname(sys.executable), 'microbench')
 NIGHTLY = os.path.join(project.ROOT, 'ci', 'nightly.sh')
+
+#: a night's bundle made at commit ab6f460, before the contracts moved
+#: (issue 47; tests/bundles/test_bundle_before_the_move.py checks it)
+OLD_BUNDLE = os.path.join(project.ROOT, 'tests', 'data', 'bundles',
+                          'ab6f460-local.tar.gz')
+#: where that night wrote; its replay makes the scratch directory again
+#: (``-S scratch_dir`` is the recorded one, --into moves the rest)
+OLD_RECORDED_DIR = '/var/tmp/microbench-bundle-ab6f460'
 
 
 def microbench(*args, env=None):
@@ -280,3 +290,30 @@ def test_any_changed_byte_is_caught(night, data):
     assert check.check_manifest(files) == [
         f"{name}: its sha256 differs from the manifest's (changed since it "
         f"was bundled)"]
+
+
+
+@pytest.fixture
+def recorded_dir():
+    '''The bundled night's own directory, removed after the replay unless
+    it was there before.'''
+    existed = os.path.exists(OLD_RECORDED_DIR)
+    yield OLD_RECORDED_DIR
+    if not existed:
+        shutil.rmtree(OLD_RECORDED_DIR, ignore_errors=True)
+
+
+def test_the_old_bundle_replays_with_todays_suite(tmp_path, recorded_dir):
+    into = tmp_path / 'replay'
+    proc = microbench('replay', OLD_BUNDLE, '--run', '--into', str(into))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    again = json.load(open(into / 'report.json'))
+    assert again['session_info']['kind'] == replay.REPLAY
+    first = json.loads(bundle.read(OLD_BUNDLE)['session/report.json'])
+
+    def cases(report):
+        return {(c['display_name'], c['result'], bool(c['perfvalues']))
+                for c in report['runs'][-1]['testcases']}
+
+    assert cases(again) == cases(first)
+    assert sum(1 for _, _, figures in cases(first) if figures) == 5
