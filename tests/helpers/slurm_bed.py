@@ -10,6 +10,10 @@ import pytest
 import project
 
 TESTBED = os.path.join(project.ROOT, 'ci', 'slurm_testbed.sh')
+#: Its directory (MICROBENCH_SLURM_TESTBED unset, as in the e2e tests)
+DIR = '/tmp/microbench-slurm'
+#: start's and preflight's exit status when this machine cannot run it
+CANNOT_START = 77
 
 
 def cluster(*args, nodes=None):

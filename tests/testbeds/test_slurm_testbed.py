@@ -28,15 +28,11 @@ import subprocess
 import pytest
 
 import project
+from slurm_bed import CANNOT_START, DIR, TESTBED
 
 pytestmark = pytest.mark.slurm
 
 ROOT = project.ROOT
-TESTBED = os.path.join(ROOT, 'ci', 'slurm_testbed.sh')
-#: Its directory (MICROBENCH_SLURM_TESTBED unset, as in the e2e tests)
-DIR = '/tmp/microbench-slurm'
-#: start's exit status when this machine cannot run the test cluster
-CANNOT_START = 77
 DAEMONS = ('munged', 'slurmctld', 'slurmd', 'slurmstepd')
 PROGRAMS = ('slurmctld', 'slurmd', 'sinfo', 'sbatch', 'munged', 'munge',
             'ip', 'ss', 'ps', 'unshare', 'nsenter', 'chroot', 'setpriv')

@@ -16,14 +16,10 @@ import time
 
 import pytest
 
-from slurm_bed import cluster
+from slurm_bed import CANNOT_START, DIR, cluster
 
 pytestmark = pytest.mark.slurm
 
-#: Its directory (MICROBENCH_SLURM_TESTBED unset, as in the other tests)
-DIR = '/tmp/microbench-slurm'
-#: preflight's exit status when this machine cannot run the test cluster
-CANNOT_START = 77
 
 
 def daemons():
