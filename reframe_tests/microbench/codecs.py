@@ -11,6 +11,10 @@ per figure (or per setting), ``<name>=<value>`` pairs joined by ``;``
 #: within a pair of the older spelling (``cold_start``, ``too_spread``)
 ITEM, PAIR, OLD_PAIR = ';', '=', ': '
 
+#: Between a figure and the node it was read on, in the name of a pair of
+#: a per-node field (``write_mib_s@mbnode2``: :func:`node_key`)
+AT = '@'
+
 
 class Plain:
     '''The codec of a field that is its own text.'''
@@ -160,6 +164,28 @@ class Pairs:
                 continue
             out[name] = value
         return out
+
+
+def node_key(figure, node):
+    '''The name of ``figure`` read on ``node`` in a per-node field
+    (``write_mib_s@mbnode2``).
+
+    :raises ValueError: a figure or node name holding :data:`AT`.'''
+    figure, node = str(figure), str(node)
+    if AT in figure or AT in node or not figure or not node:
+        raise ValueError(f'{figure!r} on {node!r} cannot be a per-node name '
+                         f'(neither may be empty or hold {AT!r})')
+    return f'{figure}{AT}{node}'
+
+
+def split_node_key(name):
+    '''``(figure, node)`` of a per-node name (:func:`node_key`).
+
+    :raises ValueError: a name that is not ``<figure>@<node>``.'''
+    figure, at, node = str(name).rpartition(AT)
+    if not at or not figure or not node or AT in figure:
+        raise ValueError(f'{name!r} is not <figure>{AT}<node>')
+    return figure, node
 
 
 #: The codec of a plain field

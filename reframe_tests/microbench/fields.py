@@ -8,7 +8,7 @@ from its variants.  This module imports nothing of ReFrame: the
 configuration reads it.
 
 **One codec per field** (:class:`Field`'s ``codec``).  A plain field is
-its text (:data:`PLAIN`).  Nine fields pack one value per figure (or
+its text (:data:`PLAIN`).  Ten fields pack one value per figure (or
 per machine setting), ``<figure>=<value>`` pairs joined by ``;``
 (:class:`Pairs`, :mod:`microbench.codecs`): each has one
 codec that writes it (``encode``) and reads it (``decode``, ``read``), so
@@ -34,6 +34,7 @@ DATA_TO_MEMORY = Pairs('data_to_memory', Text())
 TOO_SPREAD = Pairs('too_spread', Text(), old=True)
 MACHINE_SETTINGS = settings.CODEC
 COUNTED = Pairs('counted', Numbers('.4g'))
+NODE_FIGURES = Pairs('node_figures', Numbers('.6g'))
 
 #: Where a ``limit_name`` value says the source of its limit: ``<limit>
 #: (<source>)``
@@ -197,6 +198,14 @@ FIELDS = {
         'their own rule (microbench/verdicts/behaviour.py), never by a '
         'reference band',
         COUNTED),
+    'node_figures': Field(
+        str, '', False, 'a multi-node run read per node, where the tool '
+        "reports per rank or per service (IOR's per-rank CSV, elbencho's "
+        "per-service completion time): each sample's value on each node, "
+        '``<figure>@<node>=v1,v2,...`` joined by ``;`` (a node\'s ranks '
+        'by their median); judged node against node by the same-night '
+        'rule (microbench/nodes/multinode.py)',
+        NODE_FIGURES),
 }
 
 #: What ran: the fields that tell two runs of a figure apart (not the

@@ -30,6 +30,9 @@ SKELETON = os.path.join(LIBRARY, 'suite', 'rounds.sh')
 RESIDENCY = os.path.join(LIBRARY, 'suite', 'residency.sh')
 #: The machine's settings on one node, beside it in every stage directory
 SETTINGS = os.path.join(LIBRARY, 'suite', 'settings.sh')
+#: What one rank of an MPI run says of itself (its number and node),
+#: beside the skeleton in every stage directory
+RANK = os.path.join(LIBRARY, 'suite', 'rank.sh')
 #: The scratch disk's counts around every sample, sourced by the skeleton
 COUNTS = os.path.join(LIBRARY, 'suite', 'counts.sh')
 #: The lock and the progress lines of every rounds job, which the skeleton

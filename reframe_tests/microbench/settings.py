@@ -29,7 +29,8 @@ import os
 import shlex
 
 from microbench import paths
-from microbench.codecs import Pairs, Text
+# AT: between a key and the node its value is of, where nodes differ
+from microbench.codecs import AT, Pairs, Text
 
 #: The record of every node's settings
 RECORD = 'settings'
@@ -39,9 +40,6 @@ CODEC = Pairs('machine_settings', Text())
 
 #: Between the nodes of the record; between a node's name and its settings
 NODES, NODE = '|', ' '
-
-#: Between a key and the node its value is of, where nodes differ
-AT = '@'
 
 #: The name a difference of one setting has among a record's differences
 #: (:func:`microbench.fields.differences`): ``setting <key>``

@@ -50,6 +50,16 @@ def figure_name(name, stat, unit):
     return f'{name}_{stat}_{_NAME_SUFFIX[unit]}'
 
 
+def unit_of_name(figure):
+    '''The unit a figure's name says (``write_median_mib_s`` ->
+    ``MiB/s``: how :func:`figure_name` ends it), or None.'''
+    for unit, suffix in sorted(_NAME_SUFFIX.items(),
+                               key=lambda item: -len(item[1])):
+        if str(figure).endswith(f'_{suffix}'):
+            return unit
+    return None
+
+
 def figure_base(figure, unit, stat='median'):
     '''``write_median_mib_s``, ``MiB/s`` -> ``write``: the inverse of
     :func:`figure_name`; a name not of that form as it is.'''

@@ -71,6 +71,20 @@ def write_throttle(name, device, bps):
 
 
 @contextlib.contextmanager
+def throttled_scratch(where):
+    '''The scratch of a test cluster whose node a test throttles: an
+    ext4 of its own at ``where`` (:func:`file_system_of_its_own`, mounted
+    before the cluster starts: each node's mount namespace is a copy of
+    this one); yields its MAJ:MIN, what :func:`write_throttle` names.
+    Skips, saying why, without root.'''
+    if os.geteuid() != 0:
+        pytest.skip('the test cluster and a block-device throttle need '
+                    'root')
+    with file_system_of_its_own(where):
+        yield device_number(where)
+
+
+@contextlib.contextmanager
 def file_system_of_its_own(where, size='8G'):
     '''An ext4 file system mounted at ``where`` (made if missing) on a
     loop device of its own, its ``size`` file sparse in /var/tmp and its

@@ -7,6 +7,8 @@ import json
 import subprocess
 
 import numpy as np
+from prometheus_client.openmetrics.parser import \
+    text_string_to_metric_families
 
 from microbench.verdicts import nightly, storage
 
@@ -61,6 +63,24 @@ def renamed(source, odd=ODD):
         if case.get('variant') == 'buffered':
             case['variant'] = odd
     return out
+
+
+def families_of(path):
+    '''{name: family} of an OpenMetrics file ``path`` (what ``microbench
+    export --openmetrics`` wrote).'''
+    with open(path) as fp:
+        return {family.name: family
+                for family in text_string_to_metric_families(fp.read())}
+
+
+def export_families(run, verdicts, out):
+    '''``microbench export --verdicts verdicts --openmetrics out`` by
+    ``run`` (a test's way of calling microbench with its storage), which
+    must succeed; the families it wrote (:func:`families_of`).'''
+    proc = run('export', '--verdicts', str(verdicts), '--openmetrics',
+               str(out))
+    assert proc.returncode == 0, proc.stderr
+    return families_of(out)
 
 
 def samples(families, name):

@@ -56,11 +56,8 @@ def scratch_disk():
     the throttled node's writes, flushed at the throttle, held up every other
     test's ``sync -f`` of its scratch on that disk (a clean-clone CI: three
     skeleton tests timed out, a local test took 551 s); its MAJ:MIN.'''
-    if os.geteuid() != 0:
-        pytest.skip('the test cluster and a block-device throttle need '
-                    'root')
-    with disks.file_system_of_its_own(SCRATCH):
-        yield disks.device_number(SCRATCH)
+    with disks.throttled_scratch(SCRATCH) as device:
+        yield device
 
 
 @pytest.fixture(scope='module')

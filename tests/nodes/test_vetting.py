@@ -22,12 +22,11 @@ import sys
 
 import numpy as np
 import pytest
-from prometheus_client.openmetrics.parser import \
-    text_string_to_metric_families
 
 from microbench.nodes import nodes_json, outliers, vetting
 from microbench.verdicts import compare_json, figures, nightly, storage
 
+import exported
 from fixtures import path
 from nights import night
 
@@ -170,12 +169,9 @@ def test_the_weather_names_the_slow_node(bed, tmp_path):
 
 def test_the_export_has_the_node_gauges(bed, tmp_path):
     folder, verdicts, _ = bed
-    out = tmp_path / 'nodes.txt'
-    proc = microbench(folder, 'export', '--verdicts', str(verdicts),
-                      '--openmetrics', str(out))
-    assert proc.returncode == 0, proc.stderr
-    families = {family.name: family for family in
-                text_string_to_metric_families(out.read_text())}
+    families = exported.export_families(
+        lambda *args: microbench(folder, *args), verdicts,
+        tmp_path / 'nodes.txt')
     slow = {sample.labels['node']: sample.value
             for sample in families['microbench_node_slow'].samples}
     assert slow == {'mbnode1': 1, 'mbnode2': 0, 'mbnode3': 0, 'mbnode4': 0}

@@ -278,7 +278,9 @@ def test_ior_and_mdtest_ranks_on_two_nodes(dry_run):
     assert ior['commands']['easy.reorder_fsync'] == (
         f'{ranks} ior -w -r -o $scratch/testfile -F -t 1m -b 64g -s 1 -D 30 '
         '-O stoneWallingWearOut=1 -C -Q 1 -e -O summaryFormat=JSON -O '
-        'summaryFile=ior.json')
+        'summaryFile=ior.json -O saveRankPerformanceDetailsCSV=ior-ranks.csv')
+    # every rank's node, recorded once before the rounds (the rank map)
+    assert ior['facts']['rank_nodes'].startswith(f'{ranks} sh ')
     assert 'hard.odirect' not in ior['variants']
     # The Darshan witness: the MPI runtime preloaded into the ranks only,
     # with DXT, on a short sample of its own; never in a measured sample
@@ -313,8 +315,8 @@ def test_elbencho_services_on_every_node(dry_run):
     assert (job['service']
             == f'{service} elbencho --service --foreground --port 1611')
     assert job['commands']['direct.prealloc'] == (
-        'elbencho --hosts $hosts -w -r -t 4 -b 1m -s 32g --direct '
-        '--preallocfile --jsonfile elbencho.json --resfile /dev/null '
+        'elbencho --hosts $hosts --svcelapsed -w -r -t 4 -b 1m -s 32g '
+        '--direct --preallocfile --jsonfile elbencho.json --resfile /dev/null '
         '--csvfile /dev/null $scratch/file')
     assert job['service_stop'] == 'elbencho --hosts "$hosts" --quit'
     # The residency witness: the phases split, fincore between them on the

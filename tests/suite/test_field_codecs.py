@@ -28,10 +28,11 @@ SHARED = {'machine_settings'}
 #: The packed fields the real records of tests/data hold values of
 #: (``too_spread``: no recorded gap was too spread to tell; the machine's
 #: settings and the counted figures (one value per sample) only the
-#: vetting nights' records, tests/data/vetting, hold)
+#: vetting nights' records, tests/data/vetting, hold; the per-node figures
+#: only the multi-node runs', tests/data/multinode)
 RECORDED = {'figure_samples', 'limit_name', 'limit_value', 'share_of_limit',
             'resident_share', 'cold_start', 'data_to_memory', 'counted',
-            *SHARED}
+            'node_figures', *SHARED}
 
 
 def test_every_field_names_its_codec():

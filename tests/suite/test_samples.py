@@ -113,6 +113,8 @@ def test_the_record_fields_are_one_list():
         # Added with the diagnosis: where the program was, which lock
         'check_tool_path', 'check_spack_lock', 'check_machine_settings',
         'check_counted',
+        # Added with the multi-node runs read per node, at the end
+        'check_node_figures',
     ]
     assert fields.SHARED == ('samples', 'tool', 'tool_version', 'node',
                              'scratch', 'scratch_fstype',

@@ -194,8 +194,9 @@ def test_the_builder_spells_io500_s_rules():
     assert ' '.join(run.argv) == (
         'ior -w -r -o $scratch/testfile -F -t 1m -b 64g -s 1 -D 30 -O '
         'stoneWallingWearOut=1 -C -Q 1 -e -O summaryFormat=JSON -O '
-        'summaryFile=ior.json')
+        'summaryFile=ior.json -O saveRankPerformanceDetailsCSV=ior-ranks.csv')
     told = run.asked
+    assert told.rank_file == 'ior-ranks.csv'
     assert (told.tasks, told.nodes, told.tasks_per_node) == (32, 2, 16)
     assert (told.transfer, told.block, told.segments) == (1 << 20, 64 << 30,
                                                           1)
@@ -204,8 +205,9 @@ def test_the_builder_spells_io500_s_rules():
     witness = builder.build('ior', builder.shape_options('easy', '64g', 1),
                             builder.DEFENCES['reorder_fsync'], 1, 2, 16,
                             summary=False)
-    # the witness: the same command, stonewalled after 1 s, no summary
-    expected = list(run.argv[:-4])
+    # the witness: the same command, stonewalled after 1 s, no summary and
+    # no per-rank figures
+    expected = list(run.argv[:-6])
     expected[expected.index('-D') + 1] = '1'
     assert witness.argv == tuple(expected)
 

@@ -274,7 +274,7 @@ def summary(night):
 def text(night):
     '''The night as lines: each node's state and persistence, the slow
     nodes' figures and drain commands, the failed nodes and why.'''
-    lines = [f'vetting night {night.tag} of {night.partition}: '
+    lines = [f'{night_name(night.tag)} of {night.partition}: '
              f'{len(night.asked)} nodes asked, '
              f'{len(night.slow())} slow, {len(night.failed_nodes())} failed']
     for node in night.asked:
@@ -298,11 +298,20 @@ def text(night):
     return '\n'.join(lines)
 
 
+def night_name(tag):
+    '''How a night of nodes is said: ``vetting night <tag>``, or, for the
+    multi-node runs of a night read per node (``session-<uuid>``:
+    :mod:`microbench.nodes.multinode`), ``multi-node runs of <tag>``.'''
+    tag = str(tag)
+    return (f'vetting night {tag}' if TAG.fullmatch(tag)
+            else f'multi-node runs of {tag}')
+
+
 def lines(said):
     '''The lines of compare's text for one partition's vetting night
     (:func:`summary`'s dict): its nodes that are not clean, each with its
     figures and the suggested drain (never run).'''
-    out = [f'nodes of {said["partition"]} (vetting night {said["tag"]}, '
+    out = [f'nodes of {said["partition"]} ({night_name(said["tag"])}, '
            f'{str(said["date"] or "?")[:16]}): {len(said["asked"])} '
            f'nodes, {len(said["slow"])} slow, {len(said["failed"])} '
            f'failed']

@@ -30,7 +30,7 @@ SCRATCH = '$scratch'
 #: the lock and progress lines it sources, the residency witness's node
 #: script, the machine settings' node script, the disk counts it sources
 STAGED = (paths.SKELETON, paths.PROGRESS, paths.RESIDENCY, paths.SETTINGS,
-          paths.COUNTS)
+          paths.COUNTS, paths.RANK)
 
 #: How an input is written:
 #: ``literal``: shell-quoted, evaluated when the skeleton uses it;

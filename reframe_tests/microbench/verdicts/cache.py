@@ -42,7 +42,7 @@ import pandas as pd
 from microbench.verdicts.storage import schema_version
 
 FORMAT = 'microbench figures cache'
-VERSION = '12'
+VERSION = '13'
 #: How the samples are kept: little-endian 64-bit floats
 SAMPLE = np.dtype('<f8')
 #: How a column of other values points into the list of its distinct ones

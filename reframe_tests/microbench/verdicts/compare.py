@@ -24,7 +24,7 @@ import pandas as pd
 
 from microbench import fields, settings
 from microbench.cause import diagnosis_json
-from microbench.nodes import vetting
+from microbench.nodes import multinode, vetting
 from microbench.verdicts import (acks, behaviour, compare_json, events,
                                  figures, history, nightly, prepost, rule,
                                  storage, triage, vocabulary)
@@ -332,7 +332,7 @@ def run(args):
         print(f'microbench compare: warning: diagnoses: {warning}',
               file=sys.stderr)
     if args.last:
-        doc['nodes'] = vetting.attached(args.db, args.partition)
+        doc['nodes'] = multinode.attached(args.db, args.partition)
     compare_json.validate(doc, '<compare document with its diagnoses>')
     for warning in (doc['acks'] or {}).get('warnings', ()):
         print(f'microbench compare: warning: {warning}', file=sys.stderr)

@@ -43,6 +43,11 @@ MEMORY = 'data_to_memory'
 #: microbench/suite/counted.py), judged by :mod:`.behaviour`
 COUNTED = 'counted'
 
+#: The figures of the figure's test read per node, where a multi-node run
+#: gave them (``write_median_mib_s@mbnode2=812,799;...``; empty where
+#: none: :mod:`microbench.nodes.multinode`)
+NODE_FIGURES = 'node_figures'
+
 #: What identifies a figure across sessions
 KEY = ['system', 'partition', 'environ', 'check', 'variant', 'figure']
 
@@ -59,7 +64,7 @@ NIGHTLY = 'nightly'
 COLUMNS = ['session', 'start', 'tag', CONFIRMS, KIND, 'system', 'partition',
            'environ', 'check', 'variant', 'measures', 'figure', 'value',
            'unit', 'ref', 'lower', 'upper', 'result', 'samples', *CONTEXT,
-           *LIMIT, COLD_START, WARMUP, MEMORY, COUNTED]
+           *LIMIT, COLD_START, WARMUP, MEMORY, COUNTED, NODE_FIGURES]
 
 #: The columns kept in the cache (:mod:`.cache`); a session's kind is
 #: taken from its info, which the cache keeps whole
@@ -164,7 +169,8 @@ def _rows(session):
                        *_limit(case, figure), cold.get(figure, ''),
                        _count(case.get(WARMUP)),
                        fields.DATA_TO_MEMORY.read(case.get(MEMORY)).get(
-                           figure, ''), str(case.get(COUNTED) or '')]
+                           figure, ''), str(case.get(COUNTED) or ''),
+                       str(case.get(NODE_FIGURES) or '')]
 
 
 #: What a session that is not a ReFrame report raises in :func:`_rows`

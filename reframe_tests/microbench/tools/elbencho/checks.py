@@ -12,12 +12,14 @@ runs directly.
 from reframe.core.builtins import run_after, variable
 from reframe.core.exceptions import SanityError
 
+from microbench import codecs, fields
 from microbench.suite import launchers, memory
 from microbench.suite.rounds import Rounds
 from microbench.suite.skeleton import SCRATCH
-from microbench.units import size_bytes
+from microbench.units import figure_name, size_bytes
 from microbench.suite.variant import VariantCheck
 from microbench.suite.witnessed import Witnessed
+from microbench.tools.elbencho import services
 from microbench.tools.elbencho.console import read_sample
 from microbench.tools.elbencho.output import (ERRORS, PHASES, data_bytes,
                                               direct_witness)
@@ -108,6 +110,12 @@ class ElbenchoRounds(Witnessed, Rounds):
         '''elbencho options of ``variant``.'''
         raise NotImplementedError
 
+    @run_after('init')
+    def keep_consoles(self):
+        # Every sample's console is kept (its table, and with services
+        # every node's completion time: the node figures it made)
+        self.keep_files = [*self.keep_files, 'elbencho-*.out']
+
     @run_after('setup')
     def set_nodes(self):
         # One service on every node of the job
@@ -121,7 +129,8 @@ class ElbenchoRounds(Witnessed, Rounds):
 
     def argv(self, variant):
         '''The words of the command of one sample of ``variant``.'''
-        hosts = ['--hosts', '$hosts'] if self.service_mode() else []
+        hosts = (['--hosts', '$hosts', services.OPTION]
+                 if self.service_mode() else [])
         return [self.program_path(), *hosts, *self.options(variant),
                 *results_files('elbencho.json'), f'{SCRATCH}/file']
 
@@ -135,7 +144,8 @@ class ElbenchoRounds(Witnessed, Rounds):
                 'file_size': self.file_size, 'threads': self.threads,
                 'hosts': self.num_nodes if self.service_mode() else 1,
                 'direct': self.direct(variant),
-                'command': self.argv(variant)}
+                'command': self.argv(variant),
+                'services': self.service_mode()}
 
     def reader_args(self, variant):
         return (self.asked(variant),)
@@ -153,6 +163,21 @@ class ElbenchoRounds(Witnessed, Rounds):
             argv += ['--cores', self.cores]
 
         return argv
+
+    def read_per_node(self, runs, cached=()):
+        '''The per-node field's text of ``runs``: every phase's service
+        completion time on every node, sample by sample (:mod:`.services`;
+        not the phases ``cached``: a page cache's figure); '' where
+        elbencho ran without services.'''
+        if not self.service_mode():
+            return ''
+        found = services.node_samples([run.services for run in runs])
+        return fields.NODE_FIGURES.encode(
+            (codecs.node_key(figure_name(f'{phase.lower()}_completion',
+                                         'median', 'us'), node), values)
+            for phase, nodes in sorted(found.items())
+            if phase.lower() not in cached
+            for node, values in sorted(nodes.items()))
 
     def nodes_command(self):
         if not self.service_mode():
@@ -193,6 +218,7 @@ class ElbenchoVariantCheck(VariantCheck):
         self.cached.update(self.cache_figures())
         self.measures = 'page cache' if self.cached else 'storage'
         self.nodes = runs[0].hosts
+        self.node_figures = self.rounds.read_per_node(runs, self.cached)
 
     def data_touched(self, runs):
         return {phase: memory.touched([data_bytes(run) for run in runs],

@@ -9,8 +9,11 @@ elbencho picks.  A console that disagrees with the results file means one
 of them is corrupted.
 '''
 
+from dataclasses import replace
+
 from microbench.suite import samples
 from microbench.suite.output import OutputError, lines, number
+from microbench.tools.elbencho import services
 from microbench.tools.elbencho.output import ERRORS, MOMENTS, parse
 from microbench.units import MIB
 
@@ -73,6 +76,10 @@ def _console_table(text):
             table[phase] = {}
 
         row = ' '.join(words)
+        if row == services.ROW and phase is not None:
+            # every service's completion time (--svcelapsed): one text
+            table[phase][row] = (right.strip(),)
+            continue
         values = right.split()
         if phase is None or len(values) != 2:
             raise OutputError(f'the console row {line.strip()!r} is not a '
@@ -122,12 +129,37 @@ def check_console(text, run):
                                       f'one of them is corrupted')
 
 
+def service_times(text, run):
+    '''``{phase: {node: milliseconds}}`` of every phase of ``run`` from
+    the console's rows of the services' completion times
+    (:mod:`.services`).
+
+    :raises OutputError: a phase without its row, or a row that is
+        wrong.'''
+    table = _console_table(text)
+    out = {}
+    for phase in run.moments:
+        row = table.get(phase, {}).get(services.ROW)
+        if row is None:
+            raise OutputError(f'the console has no {services.ROW} row of '
+                              f'the {phase} phase ({services.OPTION} was '
+                              f'asked)')
+        out[phase] = services.parse_services(row[0], run.hosts, _elapsed_ms)
+    return out
+
+
 def read_sample(sample, asked=None):
     '''One elbencho sample, which was ``asked`` what :func:`parse` takes as
-    keywords (None: nothing checked): its results, held to its console
-    table, and no error on its standard output or error.'''
+    keywords (None: nothing checked) and, under ``services``, whether it
+    asked every service's completion time: its results, held to its
+    console table, and no error on its standard output or error.'''
     sample.reject_errors(ERRORS, 'elbencho', ('elbencho.out', samples.STDERR))
-    run = sample.parse('elbencho.json', parse, **(asked or {}))
+    asked = dict(asked or {})
+    per_service = asked.pop('services', False)
+    run = sample.parse('elbencho.json', parse, **asked)
     sample.parse('elbencho.out', check_console, run)
+    if per_service:
+        run = replace(run, services=sample.parse('elbencho.out',
+                                                 service_times, run))
     return run
 

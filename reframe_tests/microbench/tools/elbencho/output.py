@@ -64,6 +64,9 @@ class ElbenchoRun:
     config: dict = None
     #: phase -> {moment: :class:`Moment`}
     moments: dict = None
+    #: phase -> {node: milliseconds its service took}, where the run
+    #: drove services and was asked for their times (:mod:`.services`)
+    services: dict = None
 
     @property
     def figures(self):

@@ -5,19 +5,21 @@ measured samples, the Darshan witness's short sample, and what the reader
 of every sample is told was asked (:meth:`IorRounds.reader_args`).
 '''
 
-from reframe.core.builtins import variable
+from reframe.core.builtins import run_after, variable
 from reframe.core.exceptions import SanityError
 
+from microbench import codecs, fields
 from microbench.suite import darshan, dxt, memory, mpi, where
 from microbench.suite import residency as suite_residency
 from microbench.suite.mpi import MpiRounds
 from microbench.suite.output import OutputError
 from microbench.suite.variant import VariantCheck
 from microbench.suite.witnessed import OFF, Witnessed
-from microbench.tools.ior import command, residency
+from microbench.tools.ior import command, ranks, residency
 from microbench.tools.ior.output import (ERRORS, WARNINGS, data_bytes,
                                          read_sample, read_sequence,
                                          unsustained)
+from microbench.units import figure_name
 
 
 def sustained(runs):
@@ -47,7 +49,7 @@ class IorRounds(Witnessed, MpiRounds):
     bindir = 'ior_bindir'
     programs = ('ior',)
     stdout_file = command.STDOUT_FILE
-    output_files = (command.SUMMARY_FILE,)
+    output_files = (command.SUMMARY_FILE, ranks.RANKS_FILE)
     errors = ERRORS
     warnings = WARNINGS
     darshan_mpi = True
@@ -162,6 +164,42 @@ class IorRounds(Witnessed, MpiRounds):
         return self.launched_commands(
             variant, self.ior_commands(variant, self.witness_deadline_s,
                                        summary=False), *preload)
+
+    @run_after('init')
+    def keep_ranks(self):
+        # Every rank's figures are kept with the node figures they made
+        # (a line a rank and phase)
+        self.keep_files = [*self.keep_files, 'ior-ranks-*.csv']
+
+    def facts(self):
+        # Every rank's node, where the ranks span nodes (:mod:`.ranks`)
+        out = super().facts()
+        if self.nodes() > 1:
+            out[ranks.RECORD] = ranks.rank_map_command(self.ranks(),
+                                                       self.stagedir)
+        return out
+
+    def read_per_node(self, variant, runs, cached=()):
+        '''The per-node field's text of ``variant``'s ``runs``
+        (:mod:`.ranks`): each write and read figure's value on every node,
+        sample by sample (not those ``cached``: a page cache's figure);
+        '' where its ranks are not the job's (one node, another point of a
+        sweep) or IOR gave no per-rank figures.
+
+        :raises OutputError: the rank map recorded is wrong.'''
+        run = self.ior_command(variant)
+        if self.nodes() < 2 or not run.asked.rank_file or \
+                (run.nodes, run.tasks_per_node) != (self.nodes(),
+                                                    self.tasks_per_node):
+            return ''
+        recorded = self.records.get(ranks.RECORD, [''])[0]
+        rank_nodes = ranks.parse_rank_map(recorded, run.asked.tasks)
+        found = ranks.node_samples([one.ranks for one in runs], rank_nodes)
+        return fields.NODE_FIGURES.encode(
+            (codecs.node_key(figure_name(phase, 'median', 'MiB/s'), node),
+             values)
+            for phase, nodes in sorted(found.items()) if phase not in cached
+            for node, values in sorted(nodes.items()))
 
     def reader_args(self, variant):
         asked = self.ior_command(variant).asked
@@ -287,6 +325,8 @@ class IorVariantCheck(VariantCheck):
 
         self.measures = ('page cache' if self.cached & set(reads)
                          else 'storage')
+        self.node_figures = self.rounds.read_per_node(self.variant, runs,
+                                                      self.cached)
         self.shared_cache = shared
         self.resident = residency.seen(self.rounds, self.variant, self,
                                        shared)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from microbench import knobs
 from microbench.suite.skeleton import SCRATCH
-from microbench.tools.ior import gpu
+from microbench.tools.ior import gpu, ranks
 from microbench.tools.ior.summary import PHASES
 from microbench.units import size_bytes
 
@@ -125,6 +125,9 @@ class IorAsked:
     gpu_direct: bool = False
     repetitions: int = 1
     phases: tuple = PHASES
+    #: where IOR writes every rank's figures (-O
+    #: saveRankPerformanceDetailsCSV: :mod:`.ranks`), or ''
+    rank_file: str = ''
 
 
 @dataclass(frozen=True)
@@ -155,7 +158,7 @@ def build(ior, shape, defence, deadline_s, nodes, tasks_per_node,
     argv = (ior, '-w', '-r', '-o', TESTFILE, *shape, '-D', str(deadline_s),
             '-O', 'stoneWallingWearOut=1', *defence, *buffer)
     if summary:
-        argv += _summary_options(SUMMARY_FILE)
+        argv += (*_summary_options(SUMMARY_FILE), *ranks.options())
 
     return IorCommand(argv, nodes, tasks_per_node,
                       asked_of(argv, nodes, tasks_per_node),
@@ -270,6 +273,7 @@ def asked_of(argv, nodes, tasks_per_node):
         memory='-M' in values,
         keep='-k' in flags,
         status_file=extra.get('stoneWallingStatusFile', ''),
+        rank_file=extra.get('saveRankPerformanceDetailsCSV', ''),
         repetitions=int(values.get('-i', 1)),
         phases=phases or ('write', 'read'),
         gpu_memory=gpu_memory,

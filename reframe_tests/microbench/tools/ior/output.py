@@ -43,6 +43,7 @@ from microbench.suite.output import OutputError
 from microbench.units import MIB
 from microbench.tools.ior.command import IorAsked  # noqa: F401
 from microbench.tools.ior.command import STDOUT_FILE, SUMMARY_FILE
+from microbench.tools.ior import ranks
 from microbench.tools.ior.summary_fields import HALF, near
 from microbench.tools.ior.stdout import (  # noqa: F401
     ERRORS, WARNINGS, IorStdout, check_stdout, parse_stdout)
@@ -65,6 +66,9 @@ def read_sample(sample, phases=PHASES, asked=None,
     out = sample.parse(stdout, parse_stdout)
     run = sample.parse(summary, parse_summary, phases, asked)
     sample.parse(stdout, lambda _: check_stdout(out, run, phases))
+    if asked is not None and asked.rank_file:
+        run = replace(run, ranks=sample.parse(asked.rank_file,
+                                              ranks.parse_ranks, asked))
     return run
 
 

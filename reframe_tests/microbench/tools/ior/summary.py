@@ -58,6 +58,9 @@ class IorRun:
     #: stonewalled write leaves its count there, not on standard output),
     #: or None
     status_file: str = None
+    #: phase -> every rank's MiB/s (its own time), where the command asked
+    #: IOR for its per-rank figures (:mod:`.ranks`), else None
+    ranks: dict = None
 
     @property
     def figures(self):

@@ -62,11 +62,12 @@ class Session:
     prometheus_client); ``timestamp``: every sample stamped with it.'''
 
     def __init__(self, session, rows, verdicts=(), timestamp=None,
-                 events=(), behaviour=(), nodes=None):
+                 events=(), behaviour=(), nodes=()):
         self.session, self.rows = session, rows
         self.verdicts, self.timestamp = list(verdicts), timestamp
         self.events, self.behaviour = list(events), list(behaviour)
-        self.nodes = nodes
+        #: the partition's nights of nodes (the compare document's)
+        self.nodes = list(nodes or ())
 
     def _labels(self, source):
         return [label(source.get(name)) for name in LABELS]
@@ -149,20 +150,27 @@ class Session:
     def _nodes(self):
         if not self.nodes:
             return
-        night = self.nodes
-        system, partition = night['partition'].split(':', 1)
         slow = GaugeMetricFamily(
             'microbench_node_slow', 'A node of the newest vetting night '
-            '(microbench vet): 1 where it is slower than its peers of the '
-            'same night, 0 where not (label worst: its worst figure; '
-            'persistence: slow tonight only, slow for N nights)',
+            '(microbench vet) or of the newest multi-node runs read per node '
+            '(label night: session-<uuid>): 1 where it is slower than its '
+            'peers of the same night, 0 where not (label worst: its worst '
+            'figure; persistence: slow tonight only, slow for N nights)',
             labels=NODE_LABELS)
         ratios = GaugeMetricFamily(
             'microbench_node_ratio', 'A figure of a node of the newest '
-            'vetting night over its peers\' median (label state: slow, '
-            'fast, clean, failed, unjudged)',
+            'vetting night or multi-node runs over its peers\' median '
+            '(label state: slow, fast, clean, failed, unjudged)',
             labels=['system', 'partition', 'node', 'night', 'figure',
                     'state'])
+        for night in self.nodes:
+            self._night(night, slow, ratios)
+        yield slow
+        if ratios.samples:
+            yield ratios
+
+    def _night(self, night, slow, ratios):
+        system, partition = night['partition'].split(':', 1)
         for item in night['nodes']:
             where = [label(system), label(partition), label(item['node']),
                      label(night['tag'])]
@@ -177,9 +185,6 @@ class Session:
         for node in night['failed']:
             self._add(slow, [label(system), label(partition), label(node),
                              label(night['tag']), 'failed', 'failed'], 0)
-        yield slow
-        if ratios.samples:
-            yield ratios
 
     def _behaviour(self):
         if not self.behaviour:
@@ -265,10 +270,9 @@ def partitions(session, rows, verdicts=None, timestamps=False):
         counted = [b for b in (verdicts.doc['behaviour'] if verdicts
                                else ())
                    if (b['system'], b['partition']) == where]
-        vetted = next((night for night in (verdicts.doc['nodes'] if
-                                           verdicts else ())
-                       if night['partition'] == f'{system}:{partition}'),
-                      None)
+        vetted = [night for night in (verdicts.doc['nodes'] if verdicts
+                                      else ())
+                  if night['partition'] == f'{system}:{partition}']
         stamp = float(mine['start'].iloc[0]) if timestamps else None
         out[where] = Session(session, mine, theirs, stamp, happened,
                              counted, vetted)

@@ -5,7 +5,7 @@ figures that are not clean and the drain suggested (never run).'''
 
 import html
 
-from microbench.nodes import outliers
+from microbench.nodes import outliers, vetting
 from microbench.verdicts import vocabulary
 
 #: A node state's look in the page (the CSS classes of the verdicts)
@@ -40,8 +40,8 @@ def section(nights):
            f'<p>{html.escape(NOTE)}</p>']
     head = ''.join(f'<th>{html.escape(name)}</th>' for name in HEAD)
     for night in nights:
-        out.append(f'<h3>{html.escape(night["partition"])}: vetting night '
-                   f'{html.escape(night["tag"])} '
+        out.append(f'<h3>{html.escape(night["partition"])}: '
+                   f'{html.escape(vetting.night_name(night["tag"]))} '
                    f'({html.escape(str(night["date"] or "?")[:16])}), '
                    f'{len(night["asked"])} nodes, {len(night["slow"])} '
                    f'slow, {len(night["failed"])} failed</h3>')

@@ -26,7 +26,7 @@ import os
 import shlex
 import sys
 
-from microbench.nodes import vetting
+from microbench.nodes import multinode
 from microbench.verdicts import compare_json, figures, storage, triage
 from microbench.verdicts.weather import news, page, realistic, status
 
@@ -144,7 +144,7 @@ def run(args):
         found, happened, vetted = given(args.verdicts, frame)
     else:
         found, happened = judged(frame)
-        vetted = vetting.attached(args.db, args.partition)
+        vetted = multinode.attached(args.db, args.partition)
     print(write(frame, found, args.output, commands(args), events=happened,
                 nodes=vetted))
     return 0
