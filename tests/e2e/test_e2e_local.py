@@ -126,11 +126,15 @@ def test_perflog_records_what_ran(quick):
     ('fio_time_based_overwrite_gap', 'overwrite_over_baseline'),
 ])
 def test_gap_directions_are_checked(quick, name, gap):
+    '''Each gap is held to its direction reference (above 1): passed
+    where the machine gave a gap above 1, failed where not (a busy
+    clean-clone CI once gave the overwrite gap 0.68: the machine's answer,
+    which the check must say, not the test assume).'''
     _, _, frame = quick
     row = project.figure(frame, name, gap)
-    assert float(row['perf_value']) > 1
     assert float(row['perf_ref']) == 1.0       # the direction reference
-    assert row['perf_result'] == 'pass'
+    assert row['perf_result'] == ('pass' if float(row['perf_value']) > 1
+                                  else 'fail')
 
 
 def test_witnesses(quick):
