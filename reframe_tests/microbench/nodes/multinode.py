@@ -24,7 +24,7 @@ from microbench.nodes import vetting
 from microbench.verdicts import figures
 
 #: The column of the figure rows holding the per-node field
-COLUMN = 'node_figures'
+COLUMN = figures.NODE_FIGURES
 
 #: How a night of multi-node runs is tagged: ``session-<uuid>``
 PREFIX = 'session-'
@@ -33,12 +33,6 @@ PREFIX = 'session-'
 #: :func:`microbench.nodes.vetting.judge_frame` reads)
 ROWS = ['tag', 'start', 'when', 'system', 'partition', 'node', 'check',
         'variant', 'figure', 'unit', 'samples']
-
-
-def is_runs_tag(tag):
-    '''Whether ``tag`` names a night of multi-node runs (not a vetting
-    night).'''
-    return str(tag).startswith(PREFIX)
 
 
 def node_rows(frame):
