@@ -28,6 +28,7 @@ storage.
                       [--mode quick] [--system S:P] [--stacks-dir DIR]
     microbench vet --system S:P [--nodes N,N,...] [-n CHECK]... [--json FILE]
     microbench nodes --partition S:P [TAG] [--json FILE]
+    microbench links --system S:P [--nodes N,N,...] [--margin M] [--json FILE]
 
 SESSIONS, BEFORE and AFTER are ReFrame's session queries: a session UUID,
 a time period (``now-7d:now``), a filter on ``--session-extras``
@@ -50,7 +51,7 @@ import sys
 from microbench.audit import command as audit
 from microbench.bundles import bundle, check, replay
 from microbench.cause import ab, bisect, diagnose
-from microbench.nodes import show, vet
+from microbench.nodes import linkscmd, show, vet
 from microbench.verdicts import (ack_add, ack_list, advise, baseline, compare,
                                  confirm, export, limits, report, storage,
                                  stored, weather)
@@ -63,7 +64,7 @@ COMMANDS = {'baseline': baseline, 'compare': compare, 'confirm': confirm,
             'stored': stored, 'limits': limits, 'weather': weather,
             'export': export, 'audit': audit, 'ab': ab,
             'diagnose': diagnose, 'bisect': bisect, 'vet': vet,
-            'nodes': show}
+            'nodes': show, 'links': linkscmd}
 
 #: What a subcommand may fail with: a message and exit code 2
 ERRORS = (storage.ResultsError, bundle.BundleError, OSError, ValueError)

@@ -33,6 +33,8 @@ SETTINGS = os.path.join(LIBRARY, 'suite', 'settings.sh')
 #: What one rank of an MPI run says of itself (its number and node),
 #: beside the skeleton in every stage directory
 RANK = os.path.join(LIBRARY, 'suite', 'rank.sh')
+#: One node's part of a run of the link search (microbench links)
+LINKRUN = os.path.join(LIBRARY, 'suite', 'linkrun.sh')
 #: The scratch disk's counts around every sample, sourced by the skeleton
 COUNTS = os.path.join(LIBRARY, 'suite', 'counts.sh')
 #: The lock and the progress lines of every rounds job, which the skeleton

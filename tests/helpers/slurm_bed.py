@@ -1,6 +1,7 @@
 '''The Slurm test cluster (ci/slurm_testbed.sh) started for a test module
 and stopped after it: one fixture body for every module that runs it.'''
 
+import contextlib
 import os
 import re
 import subprocess
@@ -43,3 +44,57 @@ def started(nodes=None):
     yield {'SLURM_CONF': conf}
     stop = cluster('stop')
     assert stop.returncode == 0, stop.stderr
+
+
+def namespace(node):
+    '''The network namespace of ``node`` (ci/slurm_testbed.sh's
+    netns_of).'''
+    return f'mbslurm-{node}'
+
+
+def address(node):
+    '''``node``'s IPv4 address on the test cluster's bridge.'''
+    shown = subprocess.run(['ip', '-n', namespace(node), '-4', '-o', 'addr',
+                            'show', 'dev', 'eth0'], capture_output=True,
+                           text=True, timeout=60)
+    found = re.search(r'inet (\d+\.\d+\.\d+\.\d+)/', shown.stdout)
+    assert found, f'no address of {node}: {shown.stdout} {shown.stderr}'
+    return found.group(1)
+
+
+@contextlib.contextmanager
+def slow_link(first, second, rate='2mbit'):
+    '''The link between two nodes of the test cluster made slow for real:
+    on each node's interface, what it sends to the other goes through an
+    htb class capped at ``rate`` (a link trained down, as a bad cable or
+    port is), everything else through one at 10 Gbit/s; removed on the
+    way out.  Skips, saying why, where tc cannot make an htb (this
+    machine's kernel has htb and u32, not netem).'''
+    made = []
+    try:
+        for here, there in ((first, second), (second, first)):
+            ns = namespace(here)
+            steps = [
+                ['qdisc', 'add', 'dev', 'eth0', 'root', 'handle', '1:',
+                 'htb', 'default', '10'],
+                ['class', 'add', 'dev', 'eth0', 'parent', '1:', 'classid',
+                 '1:10', 'htb', 'rate', '10gbit'],
+                ['class', 'add', 'dev', 'eth0', 'parent', '1:', 'classid',
+                 '1:20', 'htb', 'rate', rate, 'ceil', rate],
+                ['filter', 'add', 'dev', 'eth0', 'parent', '1:', 'protocol',
+                 'ip', 'prio', '1', 'u32', 'match', 'ip', 'dst',
+                 f'{address(there)}/32', 'flowid', '1:20']]
+            for step in steps:
+                done = subprocess.run(['tc', '-n', ns, *step],
+                                      capture_output=True, text=True,
+                                      timeout=60)
+                if done.returncode != 0:
+                    pytest.skip(f'tc {" ".join(step[:2])} in {ns}: '
+                                f'{done.stderr.strip()}')
+                if step[0] == 'qdisc':
+                    made.append(ns)
+        yield
+    finally:
+        for ns in made:
+            subprocess.run(['tc', '-n', ns, 'qdisc', 'del', 'dev', 'eth0',
+                            'root'], capture_output=True, timeout=60)

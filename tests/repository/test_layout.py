@@ -17,6 +17,11 @@ every import of reframe_tests/microbench).
   too; of ``suite/`` it reads only the Darshan witness's rules
   (``suite/darshan.py``, ``suite/output.py``: no ReFrame), and its
   ``--measure`` runs the suite's checks through the ``reframe`` command;
+- ``nodes/`` (``microbench vet``, ``nodes``, ``links``) imports neither
+  ``suite/`` nor ``tools/`` but one reader: ``microbench links`` reads
+  what its own ``srun`` of fi_pingpong printed with the suite's reader of
+  it (``tools/fabtests/pingpong.py``, no ReFrame, nor anything it
+  imports);
 - ``cli.py`` only wires the subcommands of ``verdicts/``, ``bundles/`` and
   ``audit/``.
 '''
@@ -50,6 +55,11 @@ STORAGE = os.path.join('verdicts', 'storage.py')
 #: The modules of suite/ the audit may import: none of them imports
 #: ReFrame (a test below holds them to it)
 AUDIT_READS_OF_SUITE = {'darshan', 'dxt', 'output'}
+
+#: The one module of tools/ that nodes/ may import (the link search's
+#: reader of fi_pingpong), and the module of nodes/ that does
+NODES_READ_OF_TOOLS = 'microbench.tools.fabtests.pingpong'
+LINK_RUN = os.path.join('nodes', 'linkrun.py')
 
 
 def modules():
@@ -105,6 +115,10 @@ def test_imports_keep_the_seams(path):
     forbidden = set(FORBIDDEN[package])
     if path == STORAGE:
         forbidden.discard('reframe')
+    if path == LINK_RUN and {
+            name for name in modules_imported(path)
+            if name.startswith('microbench.tools')} == {NODES_READ_OF_TOOLS}:
+        forbidden.discard('tools')
     wrong = imported(path) & forbidden
     assert not wrong, (f'{path} ({package}/) imports {sorted(wrong)}: '
                        'see tests/repository/test_layout.py for who may '
@@ -142,6 +156,47 @@ def test_the_audit_reads_only_suite_modules_without_reframe():
     assert used and used <= AUDIT_READS_OF_SUITE, used
     for name in AUDIT_READS_OF_SUITE:
         assert 'reframe' not in imported(os.path.join('suite', f'{name}.py'))
+
+
+def modules_imported(path):
+    '''The modules of microbench the module at ``path`` imports, by their
+    full names (``from a.b import c`` gives ``a.b``).'''
+    with open(os.path.join(paths.LIBRARY, path)) as fp:
+        tree = ast.parse(fp.read(), path)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.update(f'{node.module}.{alias.name}' for alias in
+                         node.names)
+    return {name for name in found if name.startswith('microbench.')}
+
+
+def test_the_link_search_reads_one_tool_module_without_reframe():
+    '''nodes/linkrun.py imports tools/fabtests/pingpong.py and no other
+    module of tools/, and nothing that reader imports of microbench loads
+    ReFrame: ``microbench links`` runs on a login node without it.'''
+    ours = {name for name in modules_imported(LINK_RUN)
+            if name.startswith('microbench.tools')}
+    assert ours == {NODES_READ_OF_TOOLS}
+    seen, todo = set(), [NODES_READ_OF_TOOLS]
+    while todo:
+        name = todo.pop()
+        parts = name.split('.')[1:]
+        for size in (len(parts), len(parts) - 1):
+            path = os.path.join(*parts[:size]) + '.py'
+            if size and os.path.exists(os.path.join(paths.LIBRARY, path)):
+                break
+        else:
+            continue
+        if path in seen:
+            continue
+        seen.add(path)
+        assert 'reframe' not in imported(path), path
+        todo.extend(modules_imported(path))
+    assert os.path.join('tools', 'fabtests', 'pingpong.py') in seen
+    assert os.path.join('suite', 'output.py') in seen
 
 
 def test_loading_the_checks_runs_no_command():

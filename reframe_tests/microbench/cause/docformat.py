@@ -108,6 +108,17 @@ def load(path, name, longest=LONGEST):
         raise FormatError(f'{path}: not JSON ({str(err)[:200]})') from None
 
 
+def read(path, name, validate, longest=LONGEST):
+    '''The document at ``path``, loaded (:func:`load`) and held to its
+    format by ``validate(doc, path)`` (a dict).
+
+    :raises FormatError: it is not one of its format and version.
+    :raises OSError: it cannot be read.'''
+    doc = load(path, name, longest)
+    validate(doc, path)
+    return doc
+
+
 def write_whole(path, doc):
     '''Write ``doc`` (JSON, no NaN) to ``path`` whole: to a file beside
     it, then renamed over it; ``path``.'''

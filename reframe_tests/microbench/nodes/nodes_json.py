@@ -115,6 +115,4 @@ def read(path):
 
     :raises FormatError: it is not one of this version (one line).
     :raises OSError: it cannot be read.'''
-    doc = docformat.load(path, FORMAT, LONGEST)
-    validate(doc, path)
-    return doc
+    return docformat.read(path, FORMAT, validate, LONGEST)

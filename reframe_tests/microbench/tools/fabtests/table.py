@@ -26,7 +26,7 @@ from microbench.units import size_bytes
 
 #: Transfers per iteration of the programs the suite runs (show_perf's
 #: ``xfers_per_iter``)
-TRANSFERS = {'fi_msg_pingpong': 2, 'fi_msg_bw': 1}
+TRANSFERS = {'fi_msg_pingpong': 2, 'fi_msg_bw': 1, 'fi_pingpong': 2}
 
 _SIZE = re.compile(r'(?P<whole>\d+)(\.(?P<tenth>\d))?(?P<mag>[kmg]?)')
 _SIZE_BASE = {'': 1, 'k': 1 << 10, 'm': 1 << 20, 'g': 1 << 30}
