@@ -1,61 +1,46 @@
-'''The second corpus of ``microbench audit`` (issue 46: real public
-invocations gathered and labelled apart from the rules,
-tests/data/audit/corpus2.yaml and corpus2/): its form is held, not yet
-the audit's score on it.  Every file is listed once and every listed file
-exists; each entry has a source, a kind, one of the two halves of the
-split made once, and labels naming pitfalls of the catalogue with a
-label and a reason; every input kind the issue names has five real
-examples or more.'''
+'''``microbench audit`` scored on the second corpus's held-out half
+(tests/data/audit/corpus2.yaml, issue 46), by bench/audit.py's scoring:
+the figures docs/operators/audit.md states are a floor, a drop below them
+fails; no input may crash the audit.'''
 
-import collections
 import os
+import sys
 
-import yaml
+import project
 
-from microbench import catalogue
+sys.path.insert(0, os.path.join(project.ROOT, 'bench'))
 
-from fixtures import path
+import audit as scoring  # noqa: E402
+from microbench.audit.fiojob import size_bytes  # noqa: E402
 
-CORPUS = path('audit/corpus2')
-LABELS = {'present', 'absent', 'depends'}
-SPLIT = {'dev', 'held-out'}
-
-#: The input kinds issue 46 asks five real examples of, each
-ASKED = ('io500-ini', 'io500-sh', 'reframe-check', 'elbencho-config',
-         'elbencho-args', 'shell-variable-program', 'renamed-or-glob-program',
-         'fi-pingpong', 'batch-redirect', 'fio-sync')
+#: What docs/operators/audit.md says of the held-out half: the floor
+PRECISION, RECALL, UNREADABLE = 0.918, 0.474, 23
 
 
-def entries():
-    with open(path('audit/corpus2.yaml'), encoding='utf-8') as fp:
-        return yaml.safe_load(fp)
+def held_out():
+    entries = [entry for entry in scoring.load('corpus2')
+               if entry['split'] == 'held-out']
+    counts, crashes, errors, _, _, _ = scoring.score(
+        entries, size_bytes('24g'), corpus='corpus2')
+    tp = sum(count['tp'] for count in counts.values())
+    fp = sum(count['fp'] for count in counts.values())
+    fn = sum(count['fn'] for count in counts.values())
+    return entries, tp, fp, fn, crashes, errors
 
 
-def test_every_file_is_listed_once_and_exists():
-    listed = [entry['file'] for entry in entries()]
-    assert len(listed) == len(set(listed))
-    assert sorted(listed) == sorted(os.listdir(CORPUS))
-    assert len(listed) >= 150
+def test_the_held_out_score_does_not_drop():
+    entries, tp, fp, fn, crashes, errors = held_out()
+    assert len(entries) == 69
+    assert not crashes, [name for name, _ in crashes]
+    assert round(tp / (tp + fp), 3) >= PRECISION
+    assert round(tp / (tp + fn), 3) >= RECALL
+    assert len(errors) <= UNREADABLE
 
 
-def test_each_entry_has_a_source_a_half_and_labels_of_the_catalogue():
-    ids = {rule for pitfall in catalogue.PITFALLS for rule in pitfall.audit}
-    for entry in entries():
-        where = entry['file']
-        assert entry['source'] and entry['tool'] and entry['kind'], where
-        assert entry['split'] in SPLIT, where
-        if entry.get('unreadable'):
-            assert entry['why'], where
-            continue
-        for rule, said in entry['labels'].items():
-            assert rule in ids, (where, rule)
-            assert said['label'] in LABELS and said['why'], (where, rule)
-
-
-def test_every_kind_asked_has_five_examples_in_both_halves():
-    kinds = collections.Counter(entry['kind'] for entry in entries())
-    assert {kind: kinds[kind] for kind in ASKED if kinds[kind] < 5} == {}
-    halves = collections.defaultdict(set)
-    for entry in entries():
-        halves[entry['kind']].add(entry['split'])
-    assert all(halves[kind] == SPLIT for kind in ASKED)
+def test_the_stated_floor_is_what_the_docs_say():
+    with open(os.path.join(project.ROOT, 'docs', 'operators',
+                           'audit.md')) as fp:
+        said = fp.read()
+    assert f'overall        95     49   45    4   50     {PRECISION:.3f}   ' \
+        f'{RECALL:.3f}' in said
+    assert f'unreadable: {UNREADABLE} (' in said

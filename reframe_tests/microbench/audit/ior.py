@@ -236,6 +236,12 @@ def judge_mdtest(launch, where, context):
     stride_option = getopt.last(given, '-N')
     stride = _int(stride_option.value) if stride_option else 0
     fix = (('-N',), knobs.MDTEST_STRIDES['node'])
+    api = getopt.value(given, '-a') or 'POSIX'
+    if api.upper() not in CACHED_APIS:
+        # an object store or a user-space client: no kernel cache answers
+        found.not_judged.append(f'-a {api}: not an API of the client\'s '
+                                f'metadata cache (S4 not judged)')
+        stats = reads = False
     measure = {'check': 'mdtest_metadata', 'gap': 'easy_stat_none_over_node',
                'nodes': nodes, 'tasks': tasks}
     if (stats or reads) and not stride:

@@ -7,10 +7,10 @@ from collections import ChainMap
 from dataclasses import dataclass, field
 
 from microbench.audit import (batch, bounds, darshanlog, elbencho, fio,
-                              ior, network, words)
+                              io500, ior, network, words)
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import Context, node_memory, osu_version_in
-from microbench.audit.findings import Unreadable, Where
+from microbench.audit.findings import Finding, Unreadable, Where, depends
 
 #: A Darshan log's names (its content is told by
 #: :func:`.darshanlog.is_log` too)
@@ -79,6 +79,8 @@ def kind_of(name, text):
             stripped[0].startswith('#!') or any(
             ln.startswith(batch.DIRECTIVES) for ln in stripped):
         return 'script'
+    if io500.is_config(text):
+        return 'io500'
     sections = [ln for ln in stripped if ln.startswith('[')]
     if name.endswith('.fio') or (sections and re.match(r'^\[[^\]]*\]?$',
                                                        stripped[0])):
@@ -130,6 +132,8 @@ def _judge_bytes(report, name, data, context, argv):
 
 
 def _judge_text(name, text, kind, context, argv):
+    if kind == 'io500':
+        return _judge_io500(name, text, context)
     if kind == 'fio':
         return fio.judge_job_file(name, text, context, reader_for(context),
                                   context.sections)
@@ -164,6 +168,51 @@ def _judge_text(name, text, kind, context, argv):
         raise Unreadable(f'{name}: {excerpt(first)} is not a benchmark the '
                          f'audit knows ({KNOWN})')
     return found
+
+
+#: What a data directory's path may say of a file system that is not
+#: Lustre (IO500's ior-hard shared file is S5's only on Lustre)
+NOT_LUSTRE = re.compile(r'beegfs|gpfs|nfs|vast|weka|quobyte|daos|ceph|'
+                        r'cephfs|panfs|/gs/', re.IGNORECASE)
+
+
+def _judge_io500(name, text, context):
+    '''The invocations of an IO500 configuration's phases
+    (:mod:`.io500`): with ``drop-caches`` no read or stat is served by a
+    cache (S4 dropped, said); ior-hard's shared file on a data directory
+    not said to be another file system may be on Lustre at its default
+    stripe (S5, depends).'''
+    found = []
+    phases, dropped = io500.commands(name, text)
+    for phase, command in phases:
+        for invocation in _judge_command(command, context, required=True):
+            if dropped:
+                invocation.findings = [finding for finding in
+                                       invocation.findings
+                                       if finding.pitfall != 'S4']
+                invocation.not_judged.append(
+                    'S4: drop-caches = TRUE: the caches are purged before '
+                    'each phase')
+            if phase.startswith('ior-hard') and not any(
+                    finding.pitfall == 'S5' for finding in
+                    invocation.findings):
+                _shared_file_doubt(invocation, command)
+            found.append(invocation)
+    return found
+
+
+def _shared_file_doubt(invocation, command):
+    '''S5 (depends) on ior-hard's one shared file, where its data
+    directory may be Lustre's.'''
+    words = command.words
+    api = words[words.index('-a') + 1].upper() if '-a' in words else 'POSIX'
+    path = words[words.index('-o') + 1]
+    if api not in ('POSIX', 'MPIIO') or NOT_LUSTRE.search(path):
+        return
+    invocation.findings.append(Finding(
+        'S5', f'ior-hard writes one shared file ({path}) through {api}',
+        command.where, depends('the data directory being on Lustre at its '
+                               'default stripe (one OST)')))
 
 
 #: The longest path a refusal names whole (Linux's PATH_MAX)
