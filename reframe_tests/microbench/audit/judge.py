@@ -17,13 +17,13 @@ from microbench.audit.findings import Finding, Unreadable, Where, depends
 DARSHAN_EXTENSIONS = ('.darshan', '.darshan_partial')
 
 
-#: libfabric's own programs, not fabtests' (fi_pingpong is libfabric's
-#: util/pingpong.c, a program of its own, not fabtests')
+#: libfabric's own programs, not fabtests' (fi_pingpong, libfabric's
+#: util/pingpong.c, a program of its own, is judged on its own)
 NOT_FABTESTS = ('fi_info', 'fi_pingpong', 'fi_strerror')
 
 #: The programs the audit judges, as its refusal names them
-KNOWN = ("fio, ior, mdtest, elbencho, osu_*, fabtests' fi_* (not "
-         "libfabric's " + ', '.join(NOT_FABTESTS) + ')')
+KNOWN = ("fio, ior, mdtest, elbencho, osu_*, libfabric's fi_pingpong, "
+         "fabtests' fi_* (not libfabric's fi_info, fi_strerror)")
 
 
 def tool_of(program):
@@ -34,6 +34,8 @@ def tool_of(program):
         return program.lower()
     if program.startswith('osu_'):
         return 'osu'
+    if program == 'fi_pingpong':
+        return 'pingpong'
     if program.startswith('fi_') and program not in NOT_FABTESTS:
         return 'fabtests'
     return None
@@ -275,6 +277,8 @@ def _judge_tool(tool, launch, command, context, striped):
         return network.judge_osu(launch, where, context)
     if tool == 'fabtests':
         return network.judge_fabtests(launch, where, context)
+    if tool == 'pingpong':
+        return network.judge_pingpong(launch, where, context)
     return elbencho.judge_elbencho(launch, where, context)
 
 

@@ -206,13 +206,44 @@ def judge_fabtests(launch, where, context):
         finding.fix = (('-c',), knobs.FABTESTS_COMPLETION['fd'])
         found.findings.append(finding)
     _binding(found, launch, given, program)
+    _samples(found, context, where, 'fabtests')
+    _realistic(found, launch, given)
+    return [found]
+
+
+#: libfabric's own fi_pingpong (util/pingpong.c @ af8ddbe9): its getopt
+#: string; its completion queue is opened with FI_WAIT_NONE and read with
+#: fi_cq_read in a loop, whatever it is asked (its -c checks the data)
+PINGPONG_OPTSTRING = 'hvd:p:f:e:I:S:s:B:P:cm:6'
+
+
+def judge_pingpong(launch, where, context):
+    '''fi_pingpong: N2 always (it has no way to wait), N3 where its
+    launcher pins it, M1 where the input is a whole run.'''
+    program = launch.program
+    given, _ = getopt.parse(launch.argv, optstring_table(
+        PINGPONG_OPTSTRING, {}), program, where, positional=True)
+    found = Invocation('fi_pingpong', where)
+    found.findings.append(Finding(
+        'N2', f'{program}: libfabric\'s ping-pong opens its completion '
+        f'queue without a wait object and spins on fi_cq_read, a core at '
+        f'100 % (it has no option to wait; its -c checks the data)', where,
+        CERTAIN, note=('a figure without polling: fabtests\' '
+                       'fi_msg_pingpong -c fd (microbench\'s '
+                       'fabtests_completion)')))
+    _binding(found, launch, given, program)
+    _samples(found, context, where, 'fi_pingpong')
+    return [found]
+
+
+def _samples(found, context, where, tool):
+    '''M1 where the input runs it once (``tool`` prints one row per
+    size).'''
     said = repeated(context, found)
     if said:
         found.findings.append(Finding(
-            'M1', f'{said[0]}: fabtests prints one row per size', where,
+            'M1', f'{said[0]}: {tool} prints one row per size', where,
             said[1]))
-    _realistic(found, launch, given)
-    return [found]
 
 
 def _binding(found, launch, given, program):
