@@ -3,24 +3,11 @@ judge_pingpong) on real command lines of the second corpus's development
 half (tests/data/audit/corpus2, sources in corpus2.yaml), under a
 launcher, and with options it does not have.'''
 
-import os
-
 import pytest
 
 from microbench.audit import judge
 
-import fixtures
-
-CORPUS2 = os.path.join(fixtures.path('audit'), 'corpus2')
-GIB = 2**30
-
-
-def audited(name):
-    path = os.path.join(CORPUS2, name)
-    with open(path, 'rb') as fp:
-        data = fp.read()
-    return judge.audit_bytes(path, data, judge.new_context(
-        path, 24 * GIB, directory=CORPUS2))
+from corpus2 import GIB, audited
 
 
 def words(*argv):

@@ -3,16 +3,12 @@
 corpus's development half (tests/data/audit/corpus2, each with its source
 in corpus2.yaml), and on broken copies of them.'''
 
-import os
-
 import pytest
 
 from microbench.audit import io500, judge
 
-import fixtures
+from corpus2 import audited, text
 
-CORPUS2 = os.path.join(fixtures.path('audit'), 'corpus2')
-GIB = 2**30
 
 #: O_DIRECT writes, buffered reads (IO500 ISC23's random phases too)
 VAST = 'io500-ini-janelia-vast.ini'
@@ -22,19 +18,6 @@ S3 = 'io500-ini-io500-s3.ini'
 LUSTRE = 'io500-ini-gatech-lustre.ini'
 #: only ior-easy runs (run = FALSE elsewhere), O_DIRECT through api
 QUOBYTE = 'io500-ini-quobyte-ior-easy.ini'
-
-
-def text(name):
-    with open(os.path.join(CORPUS2, name)) as fp:
-        return fp.read()
-
-
-def audited(name, data=None):
-    path = os.path.join(CORPUS2, name)
-    if data is None:
-        data = text(name)
-    context = judge.new_context(path, 24 * GIB, directory=CORPUS2)
-    return judge.audit_bytes(path, data.encode(), context)
 
 
 def findings(report):

@@ -6,8 +6,8 @@ import re
 from collections import ChainMap
 from dataclasses import dataclass, field
 
-from microbench.audit import (batch, bounds, darshanlog, elbencho, fio,
-                              io500, ior, network, words)
+from microbench.audit import (batch, bounds, darshanlog, elbencho,
+                              elbenchofile, fio, io500, ior, network, words)
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import Context, node_memory, osu_version_in
 from microbench.audit.findings import Finding, Unreadable, Where, depends
@@ -83,6 +83,8 @@ def kind_of(name, text):
         return 'script'
     if io500.is_config(text):
         return 'io500'
+    if elbenchofile.is_config(text):
+        return 'elbencho-config'
     sections = [ln for ln in stripped if ln.startswith('[')]
     if name.endswith('.fio') or (sections and re.match(r'^\[[^\]]*\]?$',
                                                        stripped[0])):
@@ -136,6 +138,11 @@ def _judge_bytes(report, name, data, context, argv):
 def _judge_text(name, text, kind, context, argv):
     if kind == 'io500':
         return _judge_io500(name, text, context)
+    if kind == 'elbencho-config':
+        argv = elbenchofile.argv_of(name, text)
+        where = Where(name, None, ' '.join(argv))
+        return _judge_command(batch.Command(where, argv, 1, None, {}),
+                              context, required=True)
     if kind == 'fio':
         return fio.judge_job_file(name, text, context, reader_for(context),
                                   context.sections)
@@ -161,6 +168,11 @@ def _judge_text(name, text, kind, context, argv):
         return found
     commands = batch.commands(name, text, prompt=True,
                               reader=reader_for(context))
+    for command in commands:
+        # elbencho's arguments without the program (a container's)
+        if command.words and tool_of(command.words[0]) is None and \
+                elbenchofile.is_argument_list(command.words):
+            command.words = ['elbencho', *command.words]
     found = bounds.judged(
         commands, lambda command: _judge_command(
             command, context, required=argv or len(commands) == 1),
