@@ -5,7 +5,8 @@ import math
 
 from page_parts import HEAD, table
 
-from microbench.nodes import outliers
+from microbench.audit import judge
+from microbench.nodes import links, outliers
 from microbench.verdicts import vocabulary
 
 
@@ -90,6 +91,19 @@ def verdicts_page():
             table(('persistence', 'meaning'),
                   [(f'`{word}`', said) for word, said
                    in outliers.PERSISTENCE.items()]),
+            '\n## A link search\'s result (`microbench links`)\n\n',
+            table(('status', 'meaning'),
+                  [(f'`{word}`', said) for word, said
+                   in links.STATUSES.items()]),
+            '\nEach of its runs:\n\n',
+            table(('outcome', 'meaning'),
+                  [(f'`{word}`', said) for word, said
+                   in links.OUTCOMES.items()]),
+            '\n## What `microbench audit` reads an input as\n\n',
+            'Its report\'s `kind` (JSON).\n\n',
+            table(('kind', 'what it is, and how the audit tells'),
+                  [(f'`{word}`', said) for word, said
+                   in judge.INPUT_KINDS.items()]),
             '\n## A bisection\'s result (`microbench bisect`)\n\n',
             table(('result', 'meaning', 'shown as'),
                   [(f'`{word}`', said, f'`{shown}`') for word, (said, shown)

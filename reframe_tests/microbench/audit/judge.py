@@ -7,7 +7,8 @@ from collections import ChainMap
 from dataclasses import dataclass, field
 
 from microbench.audit import (batch, bounds, darshanlog, elbencho,
-                              elbenchofile, fio, io500, ior, network, words)
+                              elbenchofile, fio, io500, ior, network,
+                              reframecheck, words)
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import Context, node_memory, osu_version_in
 from microbench.audit.findings import Finding, Unreadable, Where, depends
@@ -68,31 +69,51 @@ def reader_for(context):
     return context.reader or bounds.Reader(context.directory)
 
 
+#: What the audit reads an input as (a report's ``kind``), with how it
+#: tells
+INPUT_KINDS = {
+    'command': 'a command line (a file of one, or the audit\'s own '
+               'arguments)',
+    'fio': 'a fio job file (sections of name=value lines)',
+    'script': 'a batch or shell script (its name, a #! line or a '
+              'scheduler\'s directives)',
+    'darshan': 'a Darshan log (its name or its header)',
+    'io500': 'an IO500 configuration (a section only IO500 has)',
+    'elbencho-config': 'an elbencho configuration file (name=value lines '
+                       'of its long options)',
+    'reframe-check': 'a ReFrame check (a .py file that imports ReFrame), '
+                     'parsed, never imported',
+}
+(COMMAND, FIO_JOB, SCRIPT, DARSHAN, IO500, ELBENCHO_CONFIG,
+ REFRAME_CHECK) = INPUT_KINDS
+
 #: Text of an input's bytes (:func:`.bounds.decode`)
 decode = bounds.decode
 
 
 def kind_of(name, text):
-    '''``fio``, ``script`` or ``command`` for a text input.'''
+    '''The :data:`INPUT_KINDS` word of a text input.'''
     stripped = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not stripped:
         raise Unreadable(f'{name}: empty: nothing to judge')
     if name.endswith(('.sh', '.bash', '.slurm', '.pbs', '.sbatch')) or \
             stripped[0].startswith('#!') or any(
             ln.startswith(batch.DIRECTIVES) for ln in stripped):
-        return 'script'
+        return SCRIPT
+    if name.endswith('.py') and reframecheck.is_check(text):
+        return REFRAME_CHECK
     if io500.is_config(text):
-        return 'io500'
+        return IO500
     if elbenchofile.is_config(text):
-        return 'elbencho-config'
+        return ELBENCHO_CONFIG
     sections = [ln for ln in stripped if ln.startswith('[')]
     if name.endswith('.fio') or (sections and re.match(r'^\[[^\]]*\]?$',
                                                        stripped[0])):
-        return 'fio'
+        return FIO_JOB
     if sections and all(re.match(r'^([;#\[]|[\w.-]+(=|$))', ln)
                         for ln in stripped):
-        return 'fio'
-    return 'command'
+        return FIO_JOB
+    return COMMAND
 
 
 def audit_bytes(name, data, context, argv=False):
@@ -126,31 +147,37 @@ def failed(name, err):
 
 def _judge_bytes(report, name, data, context, argv):
     if name.endswith(DARSHAN_EXTENSIONS) or darshanlog.is_log(data):
-        report.kind = 'darshan'
+        report.kind = DARSHAN
         report.invocations = darshanlog.judge(name, data, context,
                                               audit_argv)
         return
     text = decode(data, name)
-    report.kind = 'command' if argv else kind_of(name, text)
+    report.kind = COMMAND if argv else kind_of(name, text)
     report.invocations = _judge_text(name, text, report.kind, context, argv)
 
 
 def _judge_text(name, text, kind, context, argv):
-    if kind == 'io500':
+    if kind == IO500:
         return _judge_io500(name, text, context)
-    if kind == 'elbencho-config':
+    if kind == REFRAME_CHECK:
+        context = context.with_(whole_run=True)
+        return bounds.judged(
+            reframecheck.commands(name, text),
+            lambda command: _judge_command(command, context, required=True),
+            'commands')
+    if kind == ELBENCHO_CONFIG:
         argv = elbenchofile.argv_of(name, text)
         where = Where(name, None, ' '.join(argv))
         return _judge_command(batch.Command(where, argv, 1, None, {}),
                               context, required=True)
-    if kind == 'fio':
+    if kind == FIO_JOB:
         return fio.judge_job_file(name, text, context, reader_for(context),
                                   context.sections)
     version = osu_version_in(text)
     if version and not context.osu_version:
         context = context.with_(osu_version=version,
                                 osu_version_from=f'{name}')
-    if kind == 'script':
+    if kind == SCRIPT:
         job = batch.directives(text)
         context = context.with_(
             whole_run=True, job_nodes=job.nodes, job_per_node=job.per_node,
@@ -297,7 +324,7 @@ def _judge_tool(tool, launch, command, context, striped):
 def audit_argv(argv, context):
     '''The :class:`Report` of a command line given as words: its
     findings, or why it cannot be judged, in one line.'''
-    report = Report('argv', 'command')
+    report = Report('argv', COMMAND)
     try:
         if context.reader is None:
             context = context.with_(reader=bounds.Reader(context.directory))

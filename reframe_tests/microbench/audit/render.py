@@ -8,6 +8,7 @@ import urllib.parse
 
 from microbench.audit.bounds import clipped
 from microbench.audit.findings import CATALOGUE, CERTAIN
+from microbench.audit.judge import FIO_JOB
 
 #: The JSON format's name and version
 FORMAT, VERSION = 'microbench audit', 1
@@ -59,7 +60,7 @@ def _invocation(report, invocation):
     where = invocation.where
     head = f'{where}: {invocation.tool}'
     lines = [head + (f': {clipped(where.text)}' if where.text and
-                     report.kind != 'fio' else '')]
+                     report.kind != FIO_JOB else '')]
     for finding in invocation.findings:
         entry = finding.entry
         sure = (CERTAIN if finding.certainty == CERTAIN
@@ -72,7 +73,7 @@ def _invocation(report, invocation):
         lines.append(_wrap('why', finding.why, 5))
         if finding.certainty != CERTAIN:
             lines.append(_wrap('how sure', finding.certainty, 5))
-        if finding.realistic and report.kind != 'fio':
+        if finding.realistic and report.kind != FIO_JOB:
             lines.append(_wrap('realistic', finding.realistic, 5))
         if finding.note:
             lines.append(_wrap('note', finding.note, 5))

@@ -53,11 +53,24 @@ MARGIN = 0.25
 #: The most nodes a search takes (its work grows with their pairs)
 MOST_NODES = 256
 
-SLOW, CLEAN, FAILED = 'slow', 'clean', 'failed'
+#: A run's outcome, with its meaning
+OUTCOMES = {
+    'slow': 'the run\'s figure is past the threshold: a bad link may be '
+            'among its links',
+    'clean': 'the run\'s figure is within the threshold',
+    'failed': 'the run gave no figure (the search stops: run failed)',
+}
+SLOW, CLEAN, FAILED = OUTCOMES
 RING, WHOLE, HALVING, CONFIRMATION = ('ring', 'whole partition', 'halving',
                                       'confirmation')
-FOUND, NO_LINK, NOT_FOUND, RUN_FAILED = ('found', 'no bad link seen',
-                                         'not found', 'run failed')
+#: What a search ends with, with its meaning
+STATUSES = {
+    'found': 'one link named, confirmed by its pair alone',
+    'no bad link seen': 'the runs that hold every link were clean',
+    'not found': 'the run budget spent with links still suspect',
+    'run failed': 'a run gave no figure; no link named',
+}
+FOUND, NO_LINK, NOT_FOUND, RUN_FAILED = STATUSES
 
 
 def default_budget(node_count):

@@ -39,8 +39,8 @@ RUN = {'purpose': 'str', 'shape': 'str', 'nodes': 'list', 'links': 'list',
        'outcome': 'str', 'figure': 'num?', 'why': 'str', 'seconds': 'num?',
        'link_mib_s': 'dict'}
 
-STATUSES = (links.FOUND, links.NO_LINK, links.NOT_FOUND, links.RUN_FAILED)
-OUTCOMES = (links.SLOW, links.CLEAN, links.FAILED)
+STATUSES = tuple(links.STATUSES)
+OUTCOMES = tuple(links.OUTCOMES)
 
 FormatError = docformat.FormatError
 

@@ -1,0 +1,68 @@
+'''Other sites' ReFrame checks read statically
+(microbench/audit/reframecheck.py: parsed, never imported), on real
+checks of the second corpus's development half
+(tests/data/audit/corpus2, sources in corpus2.yaml), and on a Python
+file that is no check, a cut one, and one that names no benchmark.'''
+
+import pytest
+
+from microbench.audit import judge
+
+from corpus2 import audited, text
+
+#: CSCS's OSU check (eth-cscs/cscs-reframe-tests)
+CSCS = 'reframe-check-cscs-osu-run.py'
+#: ReFrame's tutorial: OSU 7.3 fetched, latency, bandwidth, allreduce
+TUTORIAL = 'reframe-check-reframe-tutorial-osu.py'
+#: hpctestlib's OSU library: its benchmarks a parameter of dotted names
+HPCTESTLIB = 'reframe-check-hpctestlib-osu.py'
+
+
+def programs(report):
+    '''{program: sorted pitfalls} of a report.'''
+    return {inv.where.text.split()[0]: sorted(f.pitfall
+                                              for f in inv.findings)
+            for inv in report.invocations}
+
+
+def test_a_check_is_read_without_importing_it():
+    assert judge.kind_of(CSCS, text(CSCS)) == 'reframe-check'
+    report = audited(CSCS)
+    assert report.error is None and report.kind == 'reframe-check'
+    # one buffer, the OSU release unknown: N1 depends; run once: M1
+    assert programs(report) == {'osu_latency': ['M1', 'N1'],
+                                'osu_bw': ['M1', 'N1']}
+    n1 = next(f for f in report.findings if f.pitfall == 'N1')
+    assert n1.certainty.startswith('depends')
+
+
+def test_its_class_gives_the_options_and_a_collective_has_no_n1():
+    said = programs(audited(TUTORIAL))
+    assert said['osu_allreduce'] == ['M1']
+    assert said['osu_bw'] == ['M1', 'N1']
+    report = audited(TUTORIAL)
+    assert any(inv.where.text.startswith('osu_bw -x ') for inv in
+               report.invocations)
+
+
+def test_benchmarks_named_as_dotted_parameters_are_found():
+    assert set(programs(audited(HPCTESTLIB))) == {
+        'osu_alltoall', 'osu_allreduce', 'osu_bw', 'osu_latency'}
+
+
+@pytest.mark.parametrize('change, said', [
+    (lambda t: t[:len(t) // 2] + '\n    def broken(self:\n',
+     'imports ReFrame but is not Python'),
+    (lambda t: t.replace('osu_', 'bench_'),
+     'a ReFrame check that names no benchmark program'),
+])
+def test_a_check_it_cannot_read_is_refused_in_one_line(change, said):
+    report = audited(CSCS, change(text(CSCS)))
+    assert report.invocations == [] and said in report.error
+    assert '\n' not in report.error
+
+
+def test_python_that_is_not_a_check_is_not_read_as_one():
+    data = text(CSCS).replace('import reframe', 'import other')
+    assert 'reframe' not in data.split('class')[0]
+    assert judge.kind_of(CSCS, data) != 'reframe-check'
