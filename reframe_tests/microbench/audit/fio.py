@@ -138,12 +138,15 @@ def _cache_flags(found, job, context, source, rw, direct, direct_option,
     flushes = [name for name in fiojob_flushes(job)]
     memory = context.memory
     if flushes:
-        certainty = depends(f'the files\' size ({_size(total)}) against '
-                            f'the memory of {context.memory_of} '
-                            f'({memory_text(memory)}): {flushes[0]} counts '
-                            f'the flush, but the writes before it run at '
-                            f'memory speed')
-    elif total is not None and memory and total < memory:
+        # fsync=N and fdatasync=N flush every N writes; end_fsync and
+        # fsync_on_close end the job's runtime after the last flush (fio's
+        # backend.c: update_runtime() after do_io(), which runs it): the
+        # figure is the storage's, not the page cache's
+        found.not_judged.append(
+            f'S1: {flushes[0]}: fio counts the flush to storage in the '
+            f'job\'s time, so its figure is not the page cache\'s')
+        return
+    if total is not None and memory and total < memory:
         certainty = CERTAIN
     else:
         certainty = depends(f'the files\' size ({_size(total)}) against '
