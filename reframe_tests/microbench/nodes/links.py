@@ -30,37 +30,26 @@ ceil(log2(n(n-1)/2)) + 2 runs) no link is found.  Without noise any of the
 with noise bench/links.py).  :func:`check_partition` runs the ring and the
 whole partition first: both clean, no bad link was seen in 2 runs.
 
-A run's answer is judged in one place, :func:`judge`: a bool is the
-caller's verdict (True: slow); a figure is judged by a :class:`Threshold`
-(a bandwidth is slow when ``figure < clean_level x (1 - margin)``, a
-latency when ``figure > clean_level / (1 - margin)``) or the caller's
-function of it.  A measure that raises or gives anything else (None, NaN,
-a string) ends the search with "run failed", saying which run and why.
+A run's answer is judged in one place, :mod:`microbench.nodes.linkjudge`
+(its :class:`Threshold` and :func:`judge`, which this module's callers
+name here).  A measure that raises or gives anything else (None, NaN, a
+string) ends the search with "run failed", saying which run and why.
 '''
 
 import dataclasses
 import itertools
 import math
-import numbers
 
 import numpy as np
 
 from microbench.nodes import subsets
+# a run's answer judged, its words: the search's callers name them here
+from microbench.nodes.linkjudge import (  # noqa: F401
+    CLEAN, FAILED, MARGIN, OUTCOMES, SLOW, Threshold, is_figure, judge)
 
-#: How far past the clean level a figure is slow (a bandwidth 25 % under
-#: a healthy link's)
-MARGIN = 0.25
 #: The most nodes a search takes (its work grows with their pairs)
 MOST_NODES = 256
 
-#: A run's outcome, with its meaning
-OUTCOMES = {
-    'slow': 'the run\'s figure is past the threshold: a bad link may be '
-            'among its links',
-    'clean': 'the run\'s figure is within the threshold',
-    'failed': 'the run gave no figure (the search stops: run failed)',
-}
-SLOW, CLEAN, FAILED = OUTCOMES
 RING, WHOLE, HALVING, CONFIRMATION = ('ring', 'whole partition', 'halving',
                                       'confirmation')
 #: What a search ends with, with its meaning
@@ -83,60 +72,6 @@ def default_budget(node_count):
 def plural(count, word):
     '''``count`` and ``word``, with an s unless the count is one.'''
     return f'{count} {word}' if count == 1 else f'{count} {word}s'
-
-
-def is_figure(value):
-    '''Whether ``value`` is a finite real number (not a bool).'''
-    return isinstance(value, numbers.Real) and \
-        not isinstance(value, (bool, np.bool_)) and math.isfinite(value)
-
-
-@dataclasses.dataclass(frozen=True)
-class Threshold:
-    '''When a run's figure is slow (called on the figure): ``margin`` (a
-    share) past ``clean_level``, a healthy link's figure (the module's
-    docstring).'''
-
-    clean_level: float
-    margin: float = MARGIN
-    higher_is_better: bool = True
-
-    def __post_init__(self):
-        '''A clean level above 0 and finite, a margin between 0 and 1.'''
-        if not (is_figure(self.clean_level) and self.clean_level > 0 and
-                is_figure(self.margin) and 0 < self.margin < 1):
-            raise ValueError(f'clean level {self.clean_level!r}, margin '
-                             f'{self.margin!r}: give a finite figure above 0 '
-                             f'and a share between 0 and 1')
-
-    def __call__(self, figure):
-        '''Whether ``figure`` is slow.'''
-        if self.higher_is_better:
-            return figure < self.clean_level * (1 - self.margin)
-        return figure > self.clean_level / (1 - self.margin)
-
-
-def judge(answer, threshold=None):
-    '''``(outcome, figure, why)`` of a run's ``answer``: outcome slow,
-    clean or failed, the figure where it was one, why where it failed.'''
-    if isinstance(answer, (bool, np.bool_)):
-        return (SLOW if answer else CLEAN), None, ''
-    if not is_figure(answer) or answer < 0:
-        return FAILED, None, (f'gave {answer!r}: neither slow or clean (a '
-                              f'bool) nor a finite figure of 0 or more')
-    figure = float(answer)
-    if threshold is None:
-        return FAILED, figure, (f'gave the figure {figure:g}, but the '
-                                f'search has no threshold to judge it by')
-    try:
-        slow = threshold(figure)
-    except Exception as err:
-        return FAILED, figure, (f'the threshold raised {type(err).__name__}'
-                                f' on the figure {figure:g}: {err}')
-    if not isinstance(slow, (bool, np.bool_)):
-        return FAILED, figure, (f'the threshold said {slow!r} of the figure '
-                                f'{figure:g}, not True or False')
-    return (SLOW if slow else CLEAN), figure, ''
 
 
 @dataclasses.dataclass(frozen=True)
