@@ -22,8 +22,8 @@ the command and its exit status.  The search then stops: "run failed".
 '''
 
 import dataclasses
-import os
 import re
+import shutil
 import statistics
 import subprocess
 import time
@@ -222,7 +222,6 @@ def share(values, level):
 def available():
     '''Why a real run cannot be made here (one line), else ''.'''
     for program in ('srun', 'sinfo'):
-        if not any(os.access(os.path.join(folder, program), os.X_OK)
-                   for folder in os.environ.get('PATH', '').split(':')):
+        if shutil.which(program) is None:
             return f'{program} not found: the link search runs under Slurm'
     return ''
