@@ -1,6 +1,7 @@
 '''``microbench audit --measure``, end to end: a buffered fio command
-line and IOR's tutorial line measured by the suite's own rounds against
-their realistic forms (the real fio, the real IOR when it is installed).
+line, IOR's tutorial line and an IO500 configuration's easy phases
+measured by the suite's own rounds against their realistic forms (the
+real fio, the real IOR when it is installed).
 The audit's parsers and rules are test_audit.py's.'''
 
 import glob
@@ -14,6 +15,7 @@ import pytest
 from microbench.cli import main
 
 import fixtures
+from corpus2 import DIR
 
 CORPUS = os.path.join(fixtures.path('audit'), 'corpus')
 
@@ -79,3 +81,19 @@ def test_measure_ior_reads_after_write_against_odirect_on_one_node(capsys):
     assert '--posix.odirect' in out
     assert not glob.glob(os.path.join(tempfile.gettempdir(),
                                       'microbench-audit-*'))
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(shutil.which('ior') is None, reason='ior not installed')
+def test_measure_an_io500_configurations_easy_phases(capsys):
+    '''A site's IO500 configuration (stackhpc, every phase at its
+    defaults): its ior-easy read, -C -Q 1 on this one node, measured
+    against O_DIRECT with the write before it.'''
+    ini = os.path.join(DIR, 'io500-ini-stackhpc-benchmark.ini')
+    code = main(['audit', '--measure', '-S', 'samples=2', '-S',
+                 'file_size=256m', ini])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    line = next(ln for ln in out.splitlines()
+                if ln.strip().startswith('easy_read_none_over_odirect:'))
+    assert float(line.split(':')[1].split()[0]) > 0

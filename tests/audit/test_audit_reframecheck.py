@@ -18,10 +18,18 @@ TUTORIAL = 'reframe-check-reframe-tutorial-osu.py'
 HPCTESTLIB = 'reframe-check-hpctestlib-osu.py'
 
 
+def command(invocation):
+    '''The command of an invocation, without its test's name (``OSUBw:``
+    where the check's test classes are read).'''
+    text = invocation.where.text
+    head = text.split()[0] if text.split() else ''
+    return text.split(None, 1)[1] if head.endswith(':') else text
+
+
 def programs(report):
     '''{program: sorted pitfalls} of a report.'''
-    return {inv.where.text.split()[0]: sorted(f.pitfall
-                                              for f in inv.findings)
+    return {command(inv).split()[0]: sorted(f.pitfall
+                                            for f in inv.findings)
             for inv in report.invocations}
 
 
@@ -34,6 +42,10 @@ def test_a_check_is_read_without_importing_it():
                                 'osu_bw': ['M1', 'N1']}
     n1 = next(f for f in report.findings if f.pitfall == 'N1')
     assert n1.certainty.startswith('depends')
+    # each test class its own command: the base's options, the plugin's
+    tests = {inv.where.text.split(':')[0] for inv in report.invocations}
+    assert tests == {'OSULatency', 'OSUBandwidth', 'OSULatencyCuda',
+                     'OSUBandwidthCuda'}
 
 
 def test_its_class_gives_the_options_and_a_collective_has_no_n1():
@@ -41,7 +53,7 @@ def test_its_class_gives_the_options_and_a_collective_has_no_n1():
     assert said['osu_allreduce'] == ['M1']
     assert said['osu_bw'] == ['M1', 'N1']
     report = audited(TUTORIAL)
-    assert any(inv.where.text.startswith('osu_bw -x ') for inv in
+    assert any(command(inv).startswith('osu_bw -x ') for inv in
                report.invocations)
 
 

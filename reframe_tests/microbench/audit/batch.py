@@ -1,6 +1,6 @@
 '''Batch scripts (Slurm, PBS) and plain shell: every benchmark line, with
-the job's nodes, tasks and binding from the directives and environment
-lines, the variables the script sets, and the loops around each line.
+the variables the script sets and the loops around each line (the job
+its directives ask for: :mod:`.batchjob`).
 
 A loop that runs the same command again is repetition (M1); a loop whose
 variable the command uses is a sweep of configurations, each run once.
@@ -11,23 +11,8 @@ import re
 from collections import ChainMap
 from dataclasses import dataclass
 
-from microbench.audit import bounds, shellvars, words
-from microbench.audit.context import osu_version_in
+from microbench.audit import bounds, io500v1, shellflow, shellvars, words
 from microbench.audit.findings import Unreadable, Where
-
-#: Directive prefixes of batch systems
-DIRECTIVES = ('#SBATCH', '#PBS', '#BSUB', '#COBALT', '#MSUB', '#$', '#FLUX:')
-
-#: Environment settings that turn a launcher's binding off (or on)
-BINDING_ENV = {
-    'SLURM_CPU_BIND': lambda v: 'unbound' if 'none' in v else 'bound',
-    'OMPI_MCA_hwloc_base_binding_policy':
-        lambda v: 'unbound' if v == 'none' else 'bound',
-    'MV2_ENABLE_AFFINITY': lambda v: 'unbound' if v == '0' else 'bound',
-    'I_MPI_PIN': lambda v: 'unbound' if v in ('0', 'no', 'off') else 'bound',
-    'HYDRA_BINDING': lambda v: 'unbound' if v == 'none' else 'bound',
-    'MPICH_CPU_BIND': lambda v: 'unbound' if 'none' in v else 'bound',
-}
 
 #: What separates commands on a line (the blanks around them are
 #: stripped from each command, not matched: a regular expression with
@@ -37,82 +22,6 @@ _SPLIT = re.compile(r'&&|\|\||;|\|')
 _FOR = re.compile(r'\s*for\s+(\w+)\s+in\s+')
 _DO = re.compile(r';\s*do\b')
 _WHILE = re.compile(r'^\s*(while|until)\b')
-
-
-@dataclass
-class Job:
-    '''The job a script asks for.'''
-
-    nodes: int = None
-    per_node: int = None
-    tasks: int = None
-    binding: str = None
-    osu_version: str = None
-    osu_version_from: str = None
-    striped: bool = False
-
-
-def _int(text):
-    match = re.match(r'\d+', str(text or ''))
-    return bounds.integer(match[0]) if match else None
-
-
-def directives(text):
-    '''The :class:`Job` of a script's directives and settings.'''
-    job = Job()
-    for number, line in words.lines(text):
-        stripped = line.strip()
-        if stripped.startswith('#SBATCH'):
-            _slurm(job, stripped[len('#SBATCH'):])
-        elif stripped.startswith('#PBS'):
-            _pbs(job, stripped[len('#PBS'):])
-        elif stripped.startswith('#BSUB'):
-            match = re.search(r'-n\s+(\d+)', stripped)
-            if match:
-                job.tasks = _int(match[1])
-        version = osu_version_in(line)
-        if version and not job.osu_version:
-            job.osu_version = version
-            job.osu_version_from = f'line {number}'
-        if re.search(r'\blfs\s+setstripe\b', stripped) and \
-                not stripped.startswith('#'):
-            job.striped = True
-    if job.tasks is None and job.nodes and job.per_node:
-        job.tasks = job.nodes * job.per_node
-    if job.per_node is None and job.tasks and job.nodes:
-        job.per_node = -(-job.tasks // job.nodes)
-    return job
-
-
-def _slurm(job, rest):
-    try:
-        parts = words.split(rest)
-    except Unreadable:
-        return
-    said = {}
-    for index, part in enumerate(parts):
-        key, eq, value = part.partition('=')
-        if not eq and index + 1 < len(parts):
-            value = parts[index + 1]
-        if re.fullmatch(r'-[Nn]\d+', part):
-            key, value = part[:2], part[2:]
-        said[key] = value
-    job.nodes = _int(said.get('-N') or said.get('--nodes')) or job.nodes
-    job.tasks = _int(said.get('-n') or said.get('--ntasks')) or job.tasks
-    job.per_node = _int(said.get('--ntasks-per-node')) or job.per_node
-
-
-def _pbs(job, rest):
-    select = re.search(r'select=(\d+)(?::[^\s]*?mpiprocs=(\d+))?', rest)
-    if select:
-        job.nodes = _int(select[1])
-        if select[2]:
-            job.per_node = _int(select[2])
-    nodes = re.search(r'nodes=(\d+)(?::ppn=(\d+))?', rest)
-    if nodes:
-        job.nodes = _int(nodes[1])
-        if nodes[2]:
-            job.per_node = _int(nodes[2])
 
 
 @dataclass
@@ -129,52 +38,158 @@ class Command:
     #: configurations of its sweep past :data:`~.bounds.MAX_SWEEP`, not
     #: judged
     unswept: int = 0
+    #: the files the script wrote before it in here-documents: name ->
+    #: text
+    files: dict = None
 
 
-def commands(name, text, initial_env=None, prompt=False, reader=None):
+def commands(name, text, initial_env=None, prompt=False, reader=None,
+             ended=None):
     '''Every command of a script, in order, with the loops around it;
     with ``prompt``, a shell prompt (``$ ``) before a command is dropped
     (a command pasted from a terminal).  ``reader`` (a
-    :class:`~.bounds.Reader`) counts what variables and sweeps add.
+    :class:`~.bounds.Reader`) counts what variables and sweeps add; an
+    ``exit`` at the top level ends the script (its :class:`Where` is
+    appended to ``ended``).  Here-documents are files the script writes
+    (:attr:`Command.files`), a call of a function that runs what it is
+    given is the command it runs, a sourced IO500 driver the commands it
+    runs (:mod:`.shellflow`, :mod:`.io500v1`).
 
     :raises Unreadable: loops nested past :data:`~.bounds.MAX_LOOP_DEPTH`,
         expansions past :data:`~.bounds.MAX_EXPANSION_BYTES`.
     '''
-    env = shellvars.Environment(initial_env)
-    loops = []     # (variable, count or None, line, items)
-    out = []
-    for number, line in words.lines(text):
+    flow = _Flow(shellvars.Environment(initial_env), reader)
+    lines = iter(words.lines(text))
+    for number, line in lines:
         stripped = line.strip()
         if prompt and stripped.startswith('$ '):
             stripped = stripped[2:]
         if not stripped or stripped.startswith('#'):
             continue
-        if stripped in ('done', 'fi', 'esac', '}') or \
-                re.match(r'^done\b', stripped):
-            if stripped.startswith('done') and loops:
-                loops.pop()
-            continue
         where = Where(name, number, line.strip())
+        document = shellflow.heredoc(stripped)
+        if document:
+            flow.read_document(lines, document)
+        if flow.block(stripped):
+            continue
+        if flow.top_level and shellflow.is_exit(stripped):
+            if ended is not None:
+                ended.append(where)
+            break
+        flow.functions.read(stripped)
+        stripped = shellflow.without_conditions(stripped)
         loop = _for(stripped)
         if loop:
             variable, items, stripped = loop
-            _nest(loops, where)
-            loops.append((variable, _count(items, env.view(), reader, where),
-                          number, _items(items, env.view(), reader, where)))
+            _nest(flow.loops, where)
+            view = flow.env.view()
+            flow.loops.append((variable, _count(items, view, reader, where),
+                               number, _items(items, view, reader, where)))
             if not stripped.strip():
                 continue
         elif _WHILE.match(stripped):
-            _nest(loops, where)
-            loops.append((None, None, number, None))
+            _nest(flow.loops, where)
+            flow.loops.append((None, None, number, None))
             continue
         for part in _SPLIT.split(stripped):
             part = re.sub(r'^(do|then|else|elif|if)\s+', '', part.strip())
             if not part or part in ('do', 'then', 'else', 'done'):
-                if part == 'done' and loops:
-                    loops.pop()
+                if part == 'done' and flow.loops:
+                    flow.loops.pop()
                 continue
-            out.extend(_commands_of(part, where, loops, env, reader))
-    return out
+            flow.part(part, where)
+    return flow.out
+
+
+#: A variable set to a command's output: the command runs
+#: (``IOPS=$(fio ...)``, ``T=`ior ...```)
+_SUBSTITUTION = re.compile(r'^(?:export\s+)?\w+=(?:"?\$\((.*)\)"?|'
+                           r'"?`(.*)`"?)$')
+
+
+class _Flow:
+    '''A script as :func:`commands` reads it: its variables, loops,
+    blocks (functions, ifs, cases), functions and here-documents.'''
+
+    def __init__(self, env, reader):
+        self.env, self.reader = env, reader
+        self.loops = []     # (variable, count or None, line, items)
+        self.blocks = []    # 'function', 'if', 'case'
+        self.functions = shellflow.Functions()
+        self.files = {}
+        self.out = []
+        self._brace = False       # a function's head without its {
+
+    @property
+    def top_level(self):
+        return not self.loops and not self.blocks
+
+    def read_document(self, lines, document):
+        '''Read a here-document's body (never commands) into
+        :attr:`files` by the name of the file it writes.'''
+        terminator, tabs, target = document
+        body = []
+        for _, line in lines:
+            if (line.lstrip('\t') if tabs else line) == terminator or \
+                    line.strip() == terminator:
+                break
+            body.append(line)
+        if target:
+            text = '\n'.join(body) + '\n'
+            self.files[target] = text
+            self.files[words.program_name(target)] = text
+
+    def block(self, stripped):
+        '''Follow functions, ifs and cases and the ends of loops; True
+        where the line is nothing more.'''
+        head = shellflow.function_head(stripped)
+        if head:
+            self.blocks.append('function')
+            self.functions.enter(head[0])
+            self._brace = not head[1]
+            return True
+        if stripped == '{' and self._brace:
+            self._brace = False
+            return True
+        if re.match(r'^if\b', stripped) and not re.search(r'\bfi\s*;?$',
+                                                          stripped):
+            self.blocks.append('if')
+        elif re.match(r'^case\b', stripped) and 'esac' not in stripped:
+            self.blocks.append('case')
+        if stripped in ('done', 'fi', 'esac', '}') or \
+                re.match(r'^(done|fi|esac)\b', stripped):
+            if stripped.startswith('done') and self.loops:
+                self.loops.pop()
+            elif stripped.startswith(('fi', 'esac', '}')) and self.blocks:
+                if self.blocks.pop() == 'function':
+                    self.functions.leave()
+            return True
+        return False
+
+    def part(self, part, where):
+        '''The commands of one part of a line.'''
+        try:
+            split = words.split(part)
+        except Unreadable:
+            split = []
+        if split and split[0] in ('source', '.') and len(split) > 1 and \
+                words.program_name(split[1]) in io500v1.DRIVERS:
+            for line in io500v1.DRIVERS[words.program_name(split[1])]:
+                self._add(line, where)
+            return
+        called = self.functions.call(split) if split else None
+        substituted = _SUBSTITUTION.match(part)
+        if substituted and called is None:
+            for inner in _SPLIT.split(substituted[1] or substituted[2]):
+                self._add(inner.strip(), where)
+            return
+        self._add(called if called is not None else part, where)
+
+    def _add(self, part, where):
+        for command in _commands_of(part, where, self.loops, self.env,
+                                    self.reader):
+            command.files = self.files
+            self.out.append(command)
 
 
 def _nest(loops, where):
@@ -206,25 +221,62 @@ def _commands_of(part, where, loops, env, reader):
     out = []
     for values in sweep:
         scope = ChainMap(values, env.view())
-        expanded = shellvars.expand(part, scope, reader, where)
+        expanded = _TEMPLATE.sub(r'<\1>', shellvars.expand(
+            part, scope, reader, where))
         if out and reader is not None:
             reader.spend(len(expanded), where)     # one more configuration
         try:
             split = words.split(expanded)
         except Unreadable:
             break
+        split = _without_redirects(split)
         if not split:
             break
         if split[0] == 'export':
             split = split[1:]
-        if split and all(re.match(r'^\w+=', w) for w in split):
+        if split and all(re.match(r'^\w+\+?=', w) for w in split):
             for word in split:
                 key, _, value = word.partition('=')
+                if key.endswith('+'):            # NAME+=value appends
+                    key = key[:-1]
+                    value = env.view().get(key, '') + value
                 env.set(key, value)
             break
         out.append(Command(where, split, repeats, said, scope))
     if out and total > len(out):
         out[-1].unswept = total - len(out)
+    return out
+
+
+#: A word that redirects (``>``, ``2>&1``, ``>out``, ``&>log``, ``<in``)
+#: and whether the file is the next word
+_REDIRECT = re.compile(r'^(\d*|&)(>>?|<)(&\d+|&-)?(.*)$')
+
+
+#: A placeholder of a documentation's command (``<your_dir>/bin/ior``)
+_PLACEHOLDER = re.compile(r'<[^<>\s]+>')
+
+
+#: A template engine's placeholder (Jinja's ``{{ name }}``): a word the
+#: input leaves to its template, as ``<name>``
+_TEMPLATE = re.compile(r'\{\{\s*([^{}]*?)\s*\}\}')
+
+
+def _without_redirects(split):
+    '''The words without redirections and a final ``&``: they are the
+    shell's, not the program's.'''
+    out, skip = [], False
+    for word in split:
+        if skip:
+            skip = False
+            continue
+        redirect = _REDIRECT.match(word)
+        if redirect and not _PLACEHOLDER.search(word):
+            skip = not redirect[3] and not redirect[4]
+            continue
+        out.append(word)
+    if out and out[-1] == '&':
+        out.pop()
     return out
 
 
@@ -298,24 +350,3 @@ def _repeats(loops, command):
         times *= count
         said.append(f'a loop of {count} at line {line}')
     return times, ', '.join(said) or None
-
-
-def job_env(job):
-    '''The variables a scheduler sets in the job, from its directives.'''
-    out = {}
-    if job.nodes:
-        out.update(SLURM_NNODES=str(job.nodes),
-                   SLURM_JOB_NUM_NODES=str(job.nodes))
-    if job.tasks:
-        out.update(SLURM_NTASKS=str(job.tasks), SLURM_NPROCS=str(job.tasks))
-    if job.per_node:
-        out['SLURM_NTASKS_PER_NODE'] = str(job.per_node)
-    return out
-
-
-def binding_of(env):
-    '''The binding the environment sets (None: the launcher's default).'''
-    for name, reader in BINDING_ENV.items():
-        if name in env:
-            return reader(env[name]), f'{name}={env[name]}'
-    return None, None

@@ -3,12 +3,18 @@ short flags grouped (``-vvv``, ``-wr``), a short option's value attached
 (``-t1m``) or the next word, long options as ``--name=value`` or ``--name
 value``.  A word the tool knows no option for is one it rejects.'''
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
 from microbench.audit.bounds import (EXCERPT_CHARS, clipped, excerpt,
                                      options_read)
 from microbench.audit.findings import Unreadable
+
+
+#: A word that is a variable the input does not set (``$PARAMS``): it
+#: may hold options; passed over, and said by the audit
+UNSET = re.compile(r'^\$\{?\w+\}?$')
 
 
 @dataclass(slots=True)
@@ -39,6 +45,8 @@ def parse(argv, table, program, where, positional=False):
             rest.extend(words[i:])
             break
         if not word.startswith('-') or word == '-':
+            if UNSET.match(word):
+                continue       # a variable the input does not set: said
             if not positional:
                 raise Unreadable(f'{where}: {program} takes no argument '
                                  f'{excerpt(word)} (an option\'s value '

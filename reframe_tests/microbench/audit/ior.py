@@ -11,6 +11,8 @@ that).  mdtest's ``-N`` is multiplied by the tasks per node too; its read
 phase goes twice the stride.
 '''
 
+import re
+
 from microbench import knobs
 from microbench.audit import getopt, options
 from microbench.audit.context import memory_text, repeated, size_text
@@ -31,9 +33,12 @@ def _nodes(launch, context):
     known; no launcher is one process on one node.'''
     if launch.flavour == 'local':
         return 1, 1, 1
-    nodes = launch.nodes or context.job_nodes
     per_node = launch.per_node or context.job_per_node
     tasks = launch.tasks or context.job_tasks
+    nodes = launch.nodes
+    if nodes is None and launch.tasks and per_node:
+        nodes = -(-launch.tasks // per_node)   # filled node by node
+    nodes = nodes or context.job_nodes
     if nodes is None and tasks and per_node:
         nodes = -(-tasks // per_node)
     if per_node is None and tasks and nodes:
@@ -74,7 +79,7 @@ def judge_ior(launch, where, context):
                                 'judged')
         return [found]
     api = (getopt.value(given, '-a') or 'POSIX')
-    if api.upper() not in CACHED_APIS:
+    if api.upper() not in CACHED_APIS and not getopt.UNSET.match(api):
         found.not_judged.append(f'-a {api}: not an API of the client\'s '
                                 f'page cache (S4 not judged)')
     else:
@@ -152,17 +157,20 @@ def _ior_cache(found, given, directives, launch, context):
             'reorder_fsync' else (), fix_words,
             {**measure, 'read_after_write': True})
     elif reads and reorder:
-        shift = _int(getopt.value(given, '-Q')
-                     or '1') or 1
+        shift_said = getopt.value(given, '-Q') or '1'
+        shift = _int(shift_said) or 1
         repeats = getopt.count(given, '-C')
         twice = (f' (-C given {repeats} times: IOR 4.0.0 and its main '
                  f'branch still shift -Q nodes)' if repeats > 1 else '')
         if nodes is None:
             finding = _ior_finding(
-                found, launch, given, f'-C -Q {shift}{twice}: a task reads '
-                f'the data of the node -Q away', depends('the number of '
+                found, launch, given, f'-C -Q {shift_said}{twice}: a task '
+                f'reads the data of the node -Q away', depends('the number of '
                 'nodes: on one node, or with -Q a multiple of the nodes, '
-                'every task reads its own node\'s data'), None, None, None)
+                'every task reads its own node\'s data'), None, None,
+                # --measure: on this one node, against O_DIRECT
+                {**measure, 'gap': 'easy_read_none_over_odirect',
+                 'read_after_write': True})
         elif one_node or shift % nodes == 0:
             where_to = ('every task is on one node' if one_node else
                         f'-Q {shift} on {nodes} nodes wraps around to the '
@@ -204,19 +212,43 @@ def _ior_finding(found, launch, given, evidence, certainty, drop, add,
     return finding
 
 
+#: What a path may say of a file system that is not Lustre, or of a
+#: node's own storage (a shared file's stripe is Lustre's question only)
+NOT_LUSTRE = re.compile(r'beegfs|gpfs|nfs|vast|weka|quobyte|daos|ceph|'
+                        r'panfs|/gs/|^/dev/shm|^/tmp|^/var/tmp|^/local|'
+                        r'^/mnt/local|^/nvme|^/ssd', re.IGNORECASE)
+#: IOR's APIs that write a file through a POSIX file system
+_FILE_APIS = ('POSIX', 'MPIIO', 'HDF5', 'NCMPI', 'MMAP', 'AIO')
+
+
 def _ior_stripes(found, given, directives, launch):
-    target = getopt.value(given, '-o') or ''
+    '''S5: one shared file on Lustre (said by its path) without a stripe
+    count; on a path that says no file system, it depends on it.'''
+    target = getopt.value(given, '-o') or 'testFile'
+    api = (getopt.value(given, '-a') or 'POSIX').upper()
     lustre = 'lustre' in target.lower() or '/lus/' in target
-    if getopt.last(given, '-F') is not None or not lustre:
+    if getopt.last(given, '-F') is not None or (
+            api not in _FILE_APIS and not api.startswith('$')):
         return
+    tasks = launch.tasks or _int(getopt.value(given, '-N'))
+    if not lustre and (NOT_LUSTRE.search(target) or not launch.launcher
+                       or (tasks or 2) < 2):
+        return      # a shared file of many tasks, on a path that may be
     if getopt.last(given, '--posix.lustre.stripecount') is not None or \
             'lustrestripecount' in directives:
         return
+    if lustre:
+        evidence = (f'one shared file (no -F) on {target}, a Lustre path, '
+                    f'without a stripe count')
+        condition = ('the directory\'s default layout (lfs getstripe -d): '
+                     'Lustre\'s default is one stripe')
+    else:
+        evidence = (f'one shared file (no -F) through {api} on {target}, '
+                    f'its file system not said, without a stripe count')
+        condition = ('the file system being Lustre at its default layout '
+                     '(one stripe: every task on one OST)')
     finding = Finding(
-        'S5', f'one shared file (no -F) on {target}, a Lustre path, '
-        f'without a stripe count', found.where,
-        depends('the directory\'s default layout (lfs getstripe -d): '
-                'Lustre\'s default is one stripe'),
+        'S5', evidence, found.where, depends(condition),
         _text(launch, [*launch.argv, '--posix.lustre.stripecount=-1']),
         note='IOR built with Lustre support (HAVE_LUSTRE_USER); or run '
              f'lfs setstripe -c -1 on the directory of {target} first')
@@ -237,7 +269,7 @@ def judge_mdtest(launch, where, context):
     stride = _int(stride_option.value) if stride_option else 0
     fix = (('-N',), knobs.MDTEST_STRIDES['node'])
     api = getopt.value(given, '-a') or 'POSIX'
-    if api.upper() not in CACHED_APIS:
+    if api.upper() not in CACHED_APIS and not getopt.UNSET.match(api):
         # an object store or a user-space client: no kernel cache answers
         found.not_judged.append(f'-a {api}: not an API of the client\'s '
                                 f'metadata cache (S4 not judged)')

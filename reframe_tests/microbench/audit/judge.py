@@ -6,40 +6,17 @@ import re
 from collections import ChainMap
 from dataclasses import dataclass, field
 
-from microbench.audit import (batch, bounds, darshanlog, elbencho,
-                              elbenchofile, fio, io500, ior, network,
-                              reframecheck, words)
+from microbench.audit import (batch, batchjob, bounds, darshanlog, elbencho,
+                              elbenchofile, fio, io500, io500run, ior,
+                              iorscript, network, reframecheck, words)
 from microbench.audit.bounds import excerpt
+from microbench.audit.programs import KNOWN, VARIABLE, canonical, tool_of
 from microbench.audit.context import Context, node_memory, osu_version_in
-from microbench.audit.findings import Finding, Unreadable, Where, depends
+from microbench.audit.findings import Unreadable, Where
 
 #: A Darshan log's names (its content is told by
 #: :func:`.darshanlog.is_log` too)
 DARSHAN_EXTENSIONS = ('.darshan', '.darshan_partial')
-
-
-#: libfabric's own programs, not fabtests' (fi_pingpong, libfabric's
-#: util/pingpong.c, a program of its own, is judged on its own)
-NOT_FABTESTS = ('fi_info', 'fi_pingpong', 'fi_strerror')
-
-#: The programs the audit judges, as its refusal names them
-KNOWN = ("fio, ior, mdtest, elbencho, osu_*, libfabric's fi_pingpong, "
-         "fabtests' fi_* (not libfabric's fi_info, fi_strerror)")
-
-
-def tool_of(program):
-    '''The judge of a benchmark program, or None.'''
-    if program == 'fio':
-        return 'fio'
-    if program.lower() in ('ior', 'mdtest', 'elbencho'):
-        return program.lower()
-    if program.startswith('osu_'):
-        return 'osu'
-    if program == 'fi_pingpong':
-        return 'pingpong'
-    if program.startswith('fi_') and program not in NOT_FABTESTS:
-        return 'fabtests'
-    return None
 
 
 @dataclass
@@ -83,12 +60,19 @@ INPUT_KINDS = {
                        'of its long options)',
     'reframe-check': 'a ReFrame check (a .py file that imports ReFrame), '
                      'parsed, never imported',
+    'ior-script': 'an IOR script (ior -f: directives between IOR START '
+                  'and IOR STOP, a test at each RUN)',
 }
 (COMMAND, FIO_JOB, SCRIPT, DARSHAN, IO500, ELBENCHO_CONFIG,
- REFRAME_CHECK) = INPUT_KINDS
+ REFRAME_CHECK, IOR_SCRIPT) = INPUT_KINDS
 
 #: Text of an input's bytes (:func:`.bounds.decode`)
 decode = bounds.decode
+
+
+#: The names of scripts
+SCRIPT_EXTENSIONS = ('.sh', '.bash', '.ksh', '.zsh', '.slurm', '.pbs',
+                     '.sbatch', '.lsf', '.bsub', '.qsub', '.job')
 
 
 def kind_of(name, text):
@@ -96,12 +80,14 @@ def kind_of(name, text):
     stripped = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not stripped:
         raise Unreadable(f'{name}: empty: nothing to judge')
-    if name.endswith(('.sh', '.bash', '.slurm', '.pbs', '.sbatch')) or \
+    if name.endswith(SCRIPT_EXTENSIONS) or \
             stripped[0].startswith('#!') or any(
-            ln.startswith(batch.DIRECTIVES) for ln in stripped):
+            ln.startswith(batchjob.DIRECTIVES) for ln in stripped):
         return SCRIPT
     if name.endswith('.py') and reframecheck.is_check(text):
         return REFRAME_CHECK
+    if iorscript.is_script(text):
+        return IOR_SCRIPT
     if io500.is_config(text):
         return IO500
     if elbenchofile.is_config(text):
@@ -158,13 +144,21 @@ def _judge_bytes(report, name, data, context, argv):
 
 def _judge_text(name, text, kind, context, argv):
     if kind == IO500:
-        return _judge_io500(name, text, context)
+        return io500run.judge_config(name, text, context, _required)
     if kind == REFRAME_CHECK:
         context = context.with_(whole_run=True)
         return bounds.judged(
             reframecheck.commands(name, text),
             lambda command: _judge_command(command, context, required=True),
             'commands')
+    if kind == IOR_SCRIPT:
+        tests, unjudged = iorscript.commands(name, text)
+        found = bounds.judged(tests, lambda command: _required(
+            command, context), 'commands')
+        for invocation in found:
+            invocation.not_judged.extend(
+                f'IOR directive {said}: not judged' for said in unjudged)
+        return found
     if kind == ELBENCHO_CONFIG:
         argv = elbenchofile.argv_of(name, text)
         where = Where(name, None, ' '.join(argv))
@@ -178,17 +172,22 @@ def _judge_text(name, text, kind, context, argv):
         context = context.with_(osu_version=version,
                                 osu_version_from=f'{name}')
     if kind == SCRIPT:
-        job = batch.directives(text)
+        job = batchjob.directives(text)
         context = context.with_(
             whole_run=True, job_nodes=job.nodes, job_per_node=job.per_node,
             job_tasks=job.tasks, osu_version=context.osu_version or
             job.osu_version, osu_version_from=context.osu_version_from or
             (f'{name} {job.osu_version_from}' if job.osu_version else None))
+        ended = []
         found = bounds.judged(
-            batch.commands(name, text, batch.job_env(job),
-                           reader=reader_for(context)),
+            batch.commands(name, text, batchjob.job_env(job),
+                           reader=reader_for(context), ended=ended),
             lambda command: _judge_command(command, context, required=False,
                                            striped=job.striped), 'commands')
+        if not found and ended:
+            raise Unreadable(f'{ended[0]}: the script exits here '
+                             f'({excerpt(ended[0].text)}) before any '
+                             f'benchmark command: nothing runs')
         if not found:
             raise Unreadable(f'{name}: no benchmark command (fio, IOR, '
                              f'mdtest, OSU, fabtests, elbencho) in it')
@@ -211,51 +210,6 @@ def _judge_text(name, text, kind, context, argv):
     return found
 
 
-#: What a data directory's path may say of a file system that is not
-#: Lustre (IO500's ior-hard shared file is S5's only on Lustre)
-NOT_LUSTRE = re.compile(r'beegfs|gpfs|nfs|vast|weka|quobyte|daos|ceph|'
-                        r'cephfs|panfs|/gs/', re.IGNORECASE)
-
-
-def _judge_io500(name, text, context):
-    '''The invocations of an IO500 configuration's phases
-    (:mod:`.io500`): with ``drop-caches`` no read or stat is served by a
-    cache (S4 dropped, said); ior-hard's shared file on a data directory
-    not said to be another file system may be on Lustre at its default
-    stripe (S5, depends).'''
-    found = []
-    phases, dropped = io500.commands(name, text)
-    for phase, command in phases:
-        for invocation in _judge_command(command, context, required=True):
-            if dropped:
-                invocation.findings = [finding for finding in
-                                       invocation.findings
-                                       if finding.pitfall != 'S4']
-                invocation.not_judged.append(
-                    'S4: drop-caches = TRUE: the caches are purged before '
-                    'each phase')
-            if phase.startswith('ior-hard') and not any(
-                    finding.pitfall == 'S5' for finding in
-                    invocation.findings):
-                _shared_file_doubt(invocation, command)
-            found.append(invocation)
-    return found
-
-
-def _shared_file_doubt(invocation, command):
-    '''S5 (depends) on ior-hard's one shared file, where its data
-    directory may be Lustre's.'''
-    words = command.words
-    api = words[words.index('-a') + 1].upper() if '-a' in words else 'POSIX'
-    path = words[words.index('-o') + 1]
-    if api not in ('POSIX', 'MPIIO') or NOT_LUSTRE.search(path):
-        return
-    invocation.findings.append(Finding(
-        'S5', f'ior-hard writes one shared file ({path}) through {api}',
-        command.where, depends('the data directory being on Lustre at its '
-                               'default stripe (one OST)')))
-
-
 #: The longest path a refusal names whole (Linux's PATH_MAX)
 PATH_CHARS = 4096
 
@@ -266,8 +220,14 @@ def _judge_command(command, context, required, striped=False,
     is an error, not a line to pass over; ``given``: the command is the
     audit's own arguments (its first word may be a file name
     mistyped).'''
-    launch = words.launch(command.words, tool_of)
+    launch = words.launch(command.words, _known)
     tool = tool_of(launch.program)
+    renamed = canonical(launch.program) if tool else None
+    if renamed and tool_of(renamed) == tool:
+        launch.renamed = renamed
+    if tool is None and launch.argv and network.unnamed_osu(launch.argv[0]) \
+            is not None:
+        tool = 'osu-unnamed'
     if tool is None:
         if given and command.words and not launch.prefix:
             first = command.words[0]
@@ -285,6 +245,7 @@ def _judge_command(command, context, required, striped=False,
                              f'benchmark the audit knows ({KNOWN})')
         return []
     found = _judge_tool(tool, launch, command, context, striped)
+    _said_unset(found, launch)
     if command.unswept:
         for invocation in found:
             invocation.not_judged.append(
@@ -294,8 +255,35 @@ def _judge_command(command, context, required, striped=False,
     return found
 
 
+def _known(word):
+    '''Whether a word names a program the audit judges.'''
+    return tool_of(word) is not None or network.unnamed_osu(word) \
+        is not None
+
+
+def _said_unset(found, launch):
+    '''Notes of a program read by another name, and of the words the
+    input leaves to variables it does not set.'''
+    notes = []
+    if launch.renamed:
+        notes.append(f'{excerpt(launch.argv[0])} read as {launch.renamed} '
+                     f'(its name)')
+    unset = sorted({word for word in launch.argv[1:]
+                    if VARIABLE.match(word)})
+    if unset:
+        notes.append(f'what {", ".join(excerpt(w) for w in unset[:5])} '
+                     f'hold: the input does not set them')
+    for invocation in found:
+        invocation.not_judged.extend(notes)
+
+
+def _required(command, context):
+    '''The invocations of a command that must be a benchmark's.'''
+    return _judge_command(command, context, required=True)
+
+
 def _judge_tool(tool, launch, command, context, striped):
-    binding, said = batch.binding_of(command.env)
+    binding, said = batchjob.binding_of(command.env)
     if binding and launch.binding is None and launch.launcher:
         launch.binding, launch.binding_words = binding, [said]
     context = context.with_(repeats=command.repeats,
@@ -314,10 +302,14 @@ def _judge_tool(tool, launch, command, context, striped):
         return ior.judge_mdtest(launch, where, context)
     if tool == 'osu':
         return network.judge_osu(launch, where, context)
+    if tool == 'osu-unnamed':
+        return network.judge_osu_unnamed(launch, where, context)
     if tool == 'fabtests':
         return network.judge_fabtests(launch, where, context)
     if tool == 'pingpong':
         return network.judge_pingpong(launch, where, context)
+    if tool == 'io500':
+        return io500run.judge_program(launch, command, context, _required)
     return elbencho.judge_elbencho(launch, where, context)
 
 

@@ -120,7 +120,7 @@ def plan(report, finding, settings):
                     f'this machine, one node')
         if shutil.which('ior') is None:
             return 'ior is not installed here (not on PATH)'
-        forms = _ior_forms(invocation, finding)
+        forms = _ior_forms(invocation, finding, settings)
         if isinstance(forms, str):
             return forms
         # on one node the read can only be kept from the page cache by
@@ -136,23 +136,63 @@ def plan(report, finding, settings):
             f'(it measures fio\'s S1, S2, S3 and IOR\'s S4 on one node)')
 
 
-def _ior_forms(invocation, finding):
-    launch = words.launch(words.split(invocation.where.text))
-    given, _ = getopt.parse(launch.argv, options.getopt_table('ior'),
-                            'IOR', invocation.where)
-    yours = getopt.rewrite(launch.argv, given, ('-o', '-i'), ())[1:]
+#: IOR options a measured form leaves out: where it writes and how often
+#: (the check's), the checks of the data (-R, -W: a pass of their own, no
+#: figure), the reference number of its output (-A); and any whose value
+#: is a variable the input does not set (IOR's default then)
+_IOR_DROPPED = ('-o', '-i', '-R', '-W', '-A')
+
+
+def _ior_forms(invocation, finding, settings=None):
+    '''The two IOR forms of a finding: the user's (its file and
+    repetitions left to the check), the realistic.  The check's rounds
+    look at the page cache between a write and its read: a read alone (an
+    IO500 configuration's ``[ior-easy-read]``) writes its file first, as
+    the phase before it did, and a write alone is read after (its figure
+    unused); ``-S file_size=`` and ``-S runtime_s=`` set both forms' ``-b``
+    and stonewall (``-D``; ``runtime_s=0`` drops it: ``-b`` then sets what
+    each task writes).'''
+    settings = settings or {}
+    table = options.getopt_table('ior')
+    launch = words.launch(words.split(_command_text(invocation.where.text)))
+    given, _ = getopt.parse(launch.argv, table, 'IOR', invocation.where)
+    writes = getopt.last(given, '-w') is not None
+    reads = getopt.last(given, '-r') is not None
+    add = ['-w'] if reads and not writes else ['-r'] if writes and \
+        not reads else []
+    if 'file_size' in settings:
+        add += ['-b', settings['file_size']]
+    dropped = _IOR_DROPPED + tuple(
+        option.name for option in given
+        if option.value and getopt.UNSET.match(option.value))
+    if settings.get('runtime_s') in ('0', 0):
+        dropped += ('-D',)               # no stonewall: -b sets the amount
+    elif 'runtime_s' in settings and getopt.last(given, '-D') is not None:
+        add += ['-D', settings['runtime_s']]
+    yours = getopt.rewrite(launch.argv, given, dropped, add)[1:]
+    given = getopt.parse(['ior', *yours], table, 'IOR', invocation.where)[0]
     if (finding.measure or {}).get('read_after_write'):
         transfer = fiojob.size_bytes(getopt.value(given, '-t', '256k'))
         if transfer is None or transfer % 4096:
             return ('its transfers are not aligned for O_DIRECT, the one '
                     'defence of a read on one node the check measures')
         drop, add = ('-C', '-Q', '-Z'), knobs.IOR_DEFENCES['odirect']
+    elif not finding.fix:
+        return 'it has no realistic form to measure (it depends on the run)'
     else:
         drop, add = finding.fix
-    realistic = getopt.rewrite(['ior', *yours], getopt.parse(
-        ['ior', *yours], options.getopt_table('ior'), 'IOR',
-        invocation.where)[0], drop, add)[1:]
+    realistic = getopt.rewrite(['ior', *yours], given, drop, add)[1:]
     return {'yours': yours, 'realistic': list(realistic)}
+
+
+def _command_text(text):
+    '''An invocation's command, without an IO500 phase's name
+    (``[ior-easy-read]``) or a ReFrame test's (``IorWriteCheck:``).'''
+    if text.startswith('[') and '] ' in text:
+        return text.split('] ', 1)[1]
+    if text.split() and text.split()[0].endswith(':'):
+        return text.split(None, 1)[1]
+    return text
 
 
 def reframe_command(check_file, prefix, settings, partition):
@@ -217,7 +257,8 @@ def _run_one(head, planned, finding, settings, partition):
             print(f'{head}: ReFrame wrote no report (exit {ran.returncode}):'
                   f' {ran.stdout[-2000:]}{ran.stderr[-2000:]}')
             return 2
-        print(gap_text(report, gap_of(finding), forms))
+        print(gap_text(report, gap_of(finding), forms,
+                       doc[doc['tool']].get('figure')))
         return 1 if ran.returncode == 0 else 2
     finally:
         shutil.rmtree(directory, ignore_errors=True)
@@ -228,9 +269,11 @@ def gap_of(finding):
     return (finding.measure or {}).get('gap') or finding.entry.gap
 
 
-def gap_text(report, gap, forms=None):
+def gap_text(report, gap, forms=None, figure=None):
     '''The gap of a ReFrame run report as its check reports it: the ratio
-    of the medians, every round's ratio, every sample of both forms.'''
+    of the medians, every round's ratio, every sample of both forms (of
+    ``figure``, where the gap is between two forms' ``figure``: IOR's
+    write or read; else their first figure's).'''
     cases = [tc for run in report['runs'] for tc in run['testcases']]
     lines = []
     for case in cases:
@@ -245,11 +288,32 @@ def gap_text(report, gap, forms=None):
                              f'of yours over median of realistic)')
                 lines.append(f'    per round: '
                              f'{_figure_samples(case, gap)}')
-                lines.append(f'    samples: {case.get("sample_values")}')
+                samples = _form_samples(cases, figure) or \
+                    case.get('sample_values')
+                lines.append(f'    samples: {samples}')
     if forms:
         for name, form in forms.items():
             lines.append(f'    {name}: {json.dumps(form)}')
     return '\n'.join(lines) if lines else '  no gap: see the run above'
+
+
+def _form_samples(cases, figure):
+    '''``yours: ... ; realistic: ...``: every sample of ``figure`` of each
+    form's test case, or None where a form has none.'''
+    if not figure:
+        return None
+    said = []
+    for form in formsfile.FORMS:
+        case = next((c for c in cases if f'%form={form}' in
+                     c['display_name']), None)
+        samples = fields.FIGURE_SAMPLES.read(case.get('figure_samples')) \
+            if case else {}
+        values = next((v for k, v in samples.items()
+                       if k.startswith(f'{figure}_median_')), None)
+        if values is None:
+            return None
+        said.append(f'{form}: {",".join(f"{x:g}" for x in values)}')
+    return ' ; '.join(said)
 
 
 def _figure_samples(case, gap):

@@ -99,16 +99,50 @@ def judge_osu(launch, where, context):
     found = Invocation('OSU', where)
     if program in BUFFERED:
         _buffers(found, launch, given, context)
+    elif program in OTHER_PT2PT:
+        _one_buffer(found, launch)
     else:
         found.not_judged.append(f'{program}: N1 concerns the point-to-point '
-                                f'benchmarks with -b (osu_bw, osu_bibw, '
-                                f'osu_latency, osu_mbw_mr)')
-    said = repeated(context, found)
-    if said:
-        found.findings.append(Finding(
-            'M1', f'{said[0]}: OSU prints one average per message size '
-            f'(its -i iterations are not samples)', where, said[1]))
+                                f'and one-sided benchmarks (a collective '
+                                f'has no buffer option to judge)')
+    _osu_samples(found, context, where)
     _realistic(found, launch, given)
+    return [found]
+
+
+#: An OSU program named by a variable, in OSU's tree: its family's
+#: directory says what it may be (``.../mpi/pt2pt/$BENCH``)
+_UNNAMED = re.compile(r'osu[-_]micro[-_]benchmarks[^/]*/(?:.*?/)??'
+                      r'(?:(pt2pt|one-sided|collective|startup)/)?'
+                      r'(\$\{?\w+\}?|<\w+>)$', re.IGNORECASE)
+
+
+def unnamed_osu(word):
+    '''The family of an OSU program a variable names in OSU's tree
+    ('pt2pt', 'one-sided', 'collective', 'startup', '' where its directory
+    does not say), or None.'''
+    match = _UNNAMED.search(word)
+    return None if match is None else (match[1] or '').lower()
+
+
+def judge_osu_unnamed(launch, where, context):
+    '''An OSU benchmark the input names by a variable it does not set:
+    N1 depends on which it is where its family has benchmarks that reuse
+    one buffer; M1 as for any run.'''
+    family = unnamed_osu(launch.argv[0])
+    found = Invocation('OSU', where)
+    program = launch.argv[0].rsplit('/', 1)[-1]
+    if family in ('pt2pt', 'one-sided') and 'multiple' not in launch.argv:
+        found.findings.append(Finding(
+            'N1', f'an OSU {family} benchmark named by {program}: those '
+            f'send from one buffer (osu_bw, osu_latency without -b '
+            f'multiple; every one-sided benchmark)', where,
+            depends(f'which benchmark {program} names')))
+    else:
+        found.not_judged.append(
+            f'N1: which OSU benchmark {program} names (its directory says '
+            f'{family or "no family"})')
+    _osu_samples(found, context, where)
     return [found]
 
 
@@ -150,6 +184,28 @@ def _buffers(found, launch, given, context):
                                'gap': 'multiple_over_single'})
     finding.fix = fix
     found.findings.append(finding)
+
+
+def _osu_samples(found, context, where):
+    '''M1 of an OSU run: one average per message size.'''
+    said = repeated(context, found)
+    if said:
+        found.findings.append(Finding(
+            'M1', f'{said[0]}: OSU prints one average per message size '
+            f'(its -i iterations are not samples)', where, said[1]))
+
+
+def _one_buffer(found, launch):
+    '''N1 of a point-to-point or one-sided benchmark that no OSU release
+    gives a way to rotate buffers (its getopt string has no ``-b``):
+    every figure is one hot buffer's.'''
+    found.findings.append(Finding(
+        'N1', f'{launch.program} sends from and receives into one buffer: '
+        f'no OSU release has an option to rotate them for it (its options: '
+        f'{_OSU_OPTSTRINGS[OTHER_PT2PT[launch.program]]})', found.where,
+        note=f'no realistic form of {launch.program}: osu_bw, osu_bibw, '
+             f'osu_latency and osu_mbw_mr take -b multiple (OSU '
+             f'{knobs.OSU_MULTIPLE_SINCE} and later)'))
 
 
 def _realistic(found, launch, given):

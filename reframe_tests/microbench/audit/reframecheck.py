@@ -6,11 +6,20 @@ A check names its program in ``executable`` (a class attribute, or
 fixtures; its options in ``executable_opts``.  What the audit can read
 without running anything:
 
-- every program the source names in a string (``'osu_bw'``, ``'ior'``,
+- a test (a class decorated ``simple_test``, else every class) whose
+  ``executable`` is a string naming a benchmark program, set in its class
+  or a base class of the file, in the class body or a hook
+  (``self.executable = 'ior'``), is that program with its
+  ``executable_opts``: the class body's (a subclass's list replaces its
+  base's, ``+=`` extends it), then every hook's ``self.executable_opts =
+  [...]`` or ``+= [...]``, the base classes' first, in the file's order;
+  an item that is not a string constant is a word the audit does not know
+  (``$num_tasks_per_node``: passed over and said), a string of several
+  words is those words (ReFrame joins the options with blanks);
+- otherwise, every program the source names in a string (``'osu_bw'``,
   a path ending in one, an entry of a ``parameter([...])`` list), once
-  each, where it is first named;
-- the options of the class that names it: its ``executable_opts`` where
-  they are a list of strings;
+  each, where it is first named, with the options of the class that
+  names it where they are a list of strings;
 - the run is a whole run (ReFrame runs the command once per test case:
   M1 is judged), launched by the partition's launcher (unknown here).
 
@@ -69,8 +78,8 @@ def _options(cls):
 
 
 def commands(name, text):
-    '''A :class:`~.batch.Command` for every benchmark program the check
-    names (under ``srun``, its options where its class gives them).
+    '''A :class:`~.batch.Command` for every test of the check (under
+    ``srun``, with its options), or every benchmark program it names.
 
     :raises Unreadable: not Python, or no benchmark program named.'''
     try:
@@ -78,11 +87,131 @@ def commands(name, text):
     except (SyntaxError, ValueError, RecursionError) as err:
         raise Unreadable(f'{name}: imports ReFrame but is not Python '
                          f'(ast: {str(err)[:200]})') from None
+    classes = {node.name: node for node in ast.walk(tree)
+               if isinstance(node, ast.ClassDef)}
+    found = _tests(name, classes) or _named(name, tree, classes)
+    if not found:
+        raise Unreadable(f'{name}: a ReFrame check that names no benchmark '
+                         f'program (fio, IOR, mdtest, OSU, fabtests, '
+                         f'elbencho) in its source: its command may be in a '
+                         f'script it runs, which the audit does not follow')
+    return found
+
+
+def _tests(name, classes):
+    '''The commands of the check's tests whose executable is a string
+    naming a benchmark program.'''
+    tests = [cls for cls in classes.values() if _decorated(cls)] or \
+        list(classes.values())
+    found = []
+    for cls in tests:
+        chain = _chain(cls, classes)
+        program = _executable(chain)
+        if program is None:
+            continue
+        words = ['srun', program, *_test_options(chain)]
+        where = Where(name, cls.lineno, f'{cls.name}: {" ".join(words[1:])}')
+        found.append(Command(where, words, 1, None, {}))
+    return found
+
+
+def _decorated(cls):
+    return any('simple_test' in ast.unparse(decorator)
+               for decorator in cls.decorator_list)
+
+
+def _chain(cls, classes):
+    '''``cls`` and its base classes defined in the file, the bases
+    first (each once; a cycle stops).'''
+    chain, todo, seen = [], [cls], set()
+    while todo:
+        current = todo.pop()
+        if current.name in seen:
+            continue
+        seen.add(current.name)
+        chain.insert(0, current)
+        todo.extend(classes[base.id] for base in current.bases
+                    if isinstance(base, ast.Name) and base.id in classes)
+    return chain
+
+
+#: A program word that is a benchmark of the audit's
+_BENCHMARK = re.compile(r'osu_[a-z_]+|ior|mdtest|fio|elbencho|fi_[a-z_]+')
+
+
+def _executable(chain):
+    '''The benchmark program a test's ``executable`` names (the last
+    one set along its classes), or None.'''
+    program = None
+    for cls in chain:
+        for node in ast.walk(cls):
+            if isinstance(node, ast.Assign) and any(
+                    _target(t) == 'executable' for t in node.targets):
+                value = node.value
+                text = value.value if isinstance(value, ast.Constant) and \
+                    isinstance(value.value, str) else ''
+                first = text.split()[0].rsplit('/', 1)[-1] if \
+                    text.split() else ''
+                program = first if _BENCHMARK.fullmatch(first) else None
+    return program
+
+
+def _items(node):
+    '''The words of a list of options: constants split at blanks, any
+    other item a word the audit does not know.'''
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return None
+    words = []
+    for item in node.elts:
+        if isinstance(item, ast.Constant) and isinstance(item.value, str):
+            words += item.value.split()
+        else:
+            words.append('$' + re.sub(r'\W+', '_', ast.unparse(item))
+                         .strip('_')[:40])
+    return words
+
+
+def _test_options(chain):
+    '''A test's ``executable_opts``: the class bodies', then the
+    hooks'.'''
+    options = []
+    for cls in chain:                    # the class bodies, bases first
+        for node in cls.body:
+            options = _applied(node, options, 'executable_opts')
+    for cls in chain:                    # then the hooks
+        for method in cls.body:
+            if isinstance(method, ast.FunctionDef):
+                for node in ast.walk(method):
+                    options = _applied(node, options, 'self')
+    return options
+
+
+def _applied(node, options, scope):
+    '''``options`` after an assignment to ``executable_opts`` (``=``
+    replaces, ``+=`` extends), if ``node`` is one in ``scope`` (the class
+    body's name, or ``self.`` in a hook).'''
+    def ours(target):
+        if scope == 'self':
+            return isinstance(target, ast.Attribute) and \
+                _target(target) == 'executable_opts'
+        return isinstance(target, ast.Name) and \
+            target.id == 'executable_opts'
+    if isinstance(node, ast.Assign) and any(ours(t) for t in node.targets):
+        words = _items(node.value)
+        return words if words is not None else options
+    if isinstance(node, ast.AugAssign) and ours(node.target) and \
+            isinstance(node.op, ast.Add):
+        words = _items(node.value)
+        return options + words if words is not None else options
+    return options
+
+
+def _named(name, tree, classes):
+    '''A command for every benchmark program the source names in a
+    string, with the options of the class that names it.'''
     seen, found = set(), []
-    classes = [node for node in ast.walk(tree)
-               if isinstance(node, ast.ClassDef)]
     owner = {}
-    for cls in classes:
+    for cls in classes.values():
         for node in ast.walk(cls):
             owner.setdefault(id(node), cls)
     for node in ast.walk(tree):
@@ -99,9 +228,4 @@ def commands(name, text):
             line = getattr(node, 'lineno', None)
             where = Where(name, line, ' '.join(words[1:]))
             found.append(Command(where, words, 1, None, {}))
-    if not found:
-        raise Unreadable(f'{name}: a ReFrame check that names no benchmark '
-                         f'program (fio, IOR, mdtest, OSU, fabtests, '
-                         f'elbencho) in its source: its command may be in a '
-                         f'script it runs, which the audit does not follow')
     return found

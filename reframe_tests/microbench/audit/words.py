@@ -64,6 +64,17 @@ _WRAPPER_VALUED = {'timeout': {'-s', '--signal', '-k', '--kill-after'},
 
 _ASSIGNMENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*=')
 
+#: A launcher named by a variable the input does not set
+#: (``$io500_mpirun``, ``${MPIRUN}``, ``$SRUN_CMD``): read as its kind,
+#: nodes and tasks unknown
+LAUNCHER_VARIABLE = re.compile(
+    r'^\$\{?(\w*?(mpirun|mpiexec|srun|aprun|jsrun|launcher)\w*)\}?$',
+    re.IGNORECASE)
+
+#: A job allocation in front of a launcher (``salloc -N2 mpirun ...``):
+#: its nodes and tasks are the run's where the launcher says none
+ALLOCATORS = ('salloc',)
+
 
 def lines(text):
     '''[(line number, logical line)] of ``text``: backslash continuations
@@ -112,9 +123,17 @@ class Launch:
     binding_words: list = field(default_factory=list)
     #: environment settings before the program
     env: dict = field(default_factory=dict)
+    #: the program's own name where its word names it otherwise (a
+    #: renamed binary, ``osu_bw.x``; a variable, ``$IOR_CMD``), or None
+    renamed: str = None
+    #: the :class:`Launch` of an allocation before the launcher
+    #: (``salloc``), or None
+    allocation: object = field(default=None, repr=False)
 
     @property
     def program(self):
+        if self.renamed:
+            return self.renamed
         return program_name(self.argv[0]) if self.argv else ''
 
     def text(self, argv=None):
@@ -145,8 +164,12 @@ def launch(words, known=None):
             env[key] = value
             prefix.append(word)
             i += 1
-        elif name in LAUNCHERS:
+        elif name in LAUNCHERS or LAUNCHER_VARIABLE.match(word):
             i = _launcher(words, i, result)
+        elif name in ALLOCATORS:
+            allocation = Launch(prefix=prefix, argv=[])
+            i = _launcher(words, i, allocation)
+            result.allocation = allocation
         elif word in WRAPPERS or name in WRAPPERS:
             i = _wrapper(words, i, result)
         else:
@@ -155,7 +178,7 @@ def launch(words, known=None):
     if result.launcher and known and rest and not known(program_name(
             rest[0])):
         at = next((k for k, w in enumerate(rest)
-                   if known(program_name(w))), None)
+                   if known(program_name(w)) or known(w)), None)
         if at is not None:
             for word in rest[:at]:
                 if _ASSIGNMENT.match(word):
@@ -165,6 +188,13 @@ def launch(words, known=None):
             rest = rest[at:]
     result.argv = rest
     result.env = env
+    allocation = result.allocation
+    if allocation is not None and result.nodes is None:
+        result.nodes = allocation.nodes
+        if result.per_node is None:
+            result.per_node = allocation.per_node
+        if result.tasks is None:
+            result.tasks = allocation.tasks
     return result
 
 
@@ -222,6 +252,12 @@ def _bound_by(result, said):
 
 def _launcher(words, i, result):
     name = program_name(words[i])
+    variable = LAUNCHER_VARIABLE.match(words[i])
+    if variable:
+        name = {'mpiexec': 'mpiexec', 'srun': 'srun', 'aprun': 'aprun',
+                'jsrun': 'jsrun'}.get(variable[2].lower(), 'mpirun')
+    elif name == 'salloc':
+        name = 'srun'             # salloc reads srun's -N, -n, --ntasks-*
     flavour = {'srun': 'srun', 'aprun': 'aprun', 'jsrun': 'jsrun',
                'mpiexec.hydra': 'hydra', 'orterun': 'openmpi',
                'prun': 'openmpi', 'mpirun_rsh': 'mvapich'}.get(name,

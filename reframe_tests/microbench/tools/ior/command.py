@@ -223,8 +223,9 @@ def reread_skipped(nodes):
 
 #: IOR options that take a value, and those that do not, of the commands
 #: the builder writes (and of the real outputs the tests read)
-_VALUED = {'-o', '-t', '-b', '-s', '-D', '-O', '-Q', '-M', '-i'}
-_FLAGS = {'-w', '-r', '-F', '-C', '-e', '-k', '--posix.odirect',
+_VALUED = {'-o', '-t', '-b', '-s', '-D', '-O', '-Q', '-M', '-i', '-a',
+           '-G'}
+_FLAGS = {'-w', '-r', '-F', '-C', '-e', '-k', '-g', '--posix.odirect',
           '--gpuDirect'}
 
 

@@ -1,0 +1,68 @@
+'''An IO500 run judged phase by phase: a configuration file
+(:mod:`.io500`), or a script that runs the ``io500`` program, its
+configuration written by the script itself (a here-document) or not in
+it (IO500's defaults, said).
+
+Each phase's IOR or mdtest command is judged by the IOR and mdtest rules
+under the launcher the script gives (``mpirun`` on nodes unknown for a
+configuration alone).  ``drop-caches = TRUE`` purges the caches before
+each phase: no read or stat is served by a cache (S4 dropped, said).
+ior-hard's one shared file is judged by the IOR rules (S5 depends on the
+data directory's file system where its path does not say it).
+'''
+
+from microbench.audit import io500, words
+from microbench.audit.findings import Where
+
+#: The IO500 program (IO500/io500's C driver, ISC20 on)
+PROGRAM = 'io500'
+
+
+def judge_config(name, text, context, judge_command, prefix=None,
+                 where=None, note=None):
+    '''The invocations of an IO500 configuration's phases, each judged
+    by ``judge_command(command, context)``; ``prefix``: the launcher words
+    in place of ``mpirun``; ``where``: the script line that runs it;
+    ``note``: said of every phase.'''
+    found = []
+    phases, dropped = io500.commands(name, text)
+    for phase, command in phases:
+        if prefix is not None:
+            command.words = [*prefix, *command.words[1:]]
+        if where is not None:
+            command.where = Where(where.file, where.line,
+                                  f'[{phase}] {" ".join(command.words)}')
+        for invocation in judge_command(command, context):
+            if dropped:
+                invocation.findings = [finding for finding in
+                                       invocation.findings
+                                       if finding.pitfall != 'S4']
+                invocation.not_judged.append(
+                    'S4: drop-caches = TRUE: the caches are purged before '
+                    'each phase')
+            if note:
+                invocation.not_judged.append(note)
+            found.append(invocation)
+    return found
+
+
+def judge_program(launch, command, context, judge_command):
+    '''The invocations of a script's line that runs the ``io500``
+    program: its configuration is the file the script writes in a
+    here-document where it does (``cat > config.ini << EOF``), else
+    IO500's defaults, said.'''
+    given = [word for word in launch.argv[1:] if not word.startswith('-')]
+    config = given[0] if given else None
+    files = getattr(command, 'files', None) or {}
+    text = None
+    if config is not None:
+        text = files.get(config) or files.get(words.program_name(config))
+    note = None
+    if text is None:
+        text = '[global]\n'
+        note = (f'the configuration {config or "(none given)"} is not in '
+                f'the input: its phases judged with IO500\'s defaults')
+    return judge_config(command.where.file, text, context, judge_command,
+                        prefix=launch.prefix or ['mpirun'],
+                        where=command.where, note=note)
+

@@ -1,0 +1,62 @@
+'''The programs the audit judges: which tool a program's name is, and
+what a word names otherwise (a renamed binary, a variable whose name says
+the tool).'''
+
+import re
+
+from microbench.audit import io500run
+
+#: libfabric's own programs, not fabtests' (fi_pingpong, libfabric's
+#: util/pingpong.c, a program of its own, is judged on its own)
+NOT_FABTESTS = ('fi_info', 'fi_pingpong', 'fi_strerror')
+
+#: The programs the audit judges, as its refusal names them
+KNOWN = ("fio, ior, mdtest, elbencho, osu_*, libfabric's fi_pingpong, "
+         "fabtests' fi_* (not libfabric's fi_info, fi_strerror)")
+
+
+def tool_of(program):
+    '''The judge of a benchmark program, or None.'''
+    if program == 'fio':
+        return 'fio'
+    if program.lower() in ('ior', 'mdtest', 'elbencho'):
+        return program.lower()
+    if program.startswith('osu_'):
+        return 'osu'
+    if program == 'fi_pingpong':
+        return 'pingpong'
+    if program == io500run.PROGRAM:
+        return 'io500'
+    if program.startswith('fi_') and program not in NOT_FABTESTS:
+        return 'fabtests'
+    name = canonical(program)
+    return tool_of(name) if name and name != program else None
+
+
+#: What a renamed binary adds to its program's name (``ior.exe``,
+#: ``osu_bw.x``, ``ior_bin``, ``fio-3.33``)
+_SUFFIX = re.compile(r'(\.x|\.exe|[-_.]bin|[-_.]v?\d+(\.\d+)*)$',
+                     re.IGNORECASE)
+#: A program named by a variable the input does not set
+VARIABLE = re.compile(r'^\$\{?(\w+)\}?$')
+#: The parts of a variable's name that say it is no program
+_NOT_PROGRAM = {'dir', 'path', 'home', 'root', 'opts', 'args', 'params',
+                'flags', 'options', 'prefix', 'base', 'src', 'build',
+                'install', 'file', 'files', 'out', 'output', 'log', 'lib',
+                'version', 'ver', 'size', 'ini', 'config', 'seed'}
+#: The tools a variable's name may name
+_NAMED_BY_VARIABLE = ('ior', 'mdtest', 'fio', 'elbencho')
+
+
+def canonical(program):
+    '''The benchmark a program word names otherwise (a renamed binary,
+    a variable whose name says the tool), or None.'''
+    variable = VARIABLE.match(program)
+    if variable:
+        parts = variable[1].lower().split('_')
+        if _NOT_PROGRAM & set(parts):
+            return None
+        return next((part for part in parts
+                     if part in _NAMED_BY_VARIABLE), None)
+    stripped = _SUFFIX.sub('', program)
+    return stripped if stripped != program and stripped else None

@@ -1,0 +1,115 @@
+'''How a script's lines run, beyond one command a line: here-documents
+(a file the script writes, read as text, never as commands), test
+expressions (``[[ ... ]]``, ``[ ... ]``: no command in them), an
+``exit`` at the top level (nothing after it runs), and its shell
+functions that run the command they are given (``myrun "ior -w ..."``
+whose body runs ``$mpirun $1``): a call is read as the command the
+function runs.  Each in time linear in the script.'''
+
+import re
+
+#: A here-document's start: ``<< EOF``, ``<<-'EOF'`` (not ``<<<``)
+_HEREDOC = re.compile(r'(?<!<)<<(-?)\s*([\'"]?)(\w+)\2')
+#: The file a line writes (``> file``, not ``2>&1``)
+_TARGET = re.compile(r'(?<![\w<>&])>>?\s*([^\s;&|<>]+)')
+#: A test expression, where no command runs
+CONDITION = re.compile(r'\[\[.*?\]\]|(?<!\S)\[\s.*?\s\](?!\S)')
+#: A shell function's head: ``function name {``, ``name() {``
+_FUNCTION = re.compile(r'^\s*(?:function\s+([\w.-]+)\s*(?:\(\s*\))?|'
+                       r'([\w.-]+)\s*\(\s*\))\s*(\{)?\s*$')
+#: An ``exit`` that ends the script
+_EXIT = re.compile(r'^exit(\s+\d+)?\s*;?$')
+#: The arguments a function's body passes on
+_ARGUMENTS = re.compile(r'"?\$(?:\{?[1-9]\}?|@|\*|\{@\}|\{\*\})"?')
+#: Words that start no benchmark in a function's body
+_NOT_RUNNERS = ('echo', 'printf', 'local', 'return', 'shift', 'test', '[',
+                '[[', 'declare', 'export', 'set', 'cd', 'mkdir', 'rm', 'cp')
+
+
+def heredoc(line):
+    '''(its terminator, whether tabs are stripped, the file it writes or
+    None) of a line that starts a here-document, else None.'''
+    match = _HEREDOC.search(line)
+    if match is None:
+        return None
+    rest = line[:match.start()] + ' ' + line[match.end():]
+    target = _TARGET.search(rest)
+    return match[3], match[1] == '-', target[1] if target else None
+
+
+def without_conditions(line):
+    '''The line without its test expressions.'''
+    return CONDITION.sub(' ', line) if '[' in line else line
+
+
+def is_exit(stripped):
+    '''Whether a line is an ``exit`` on its own.'''
+    return _EXIT.match(stripped) is not None
+
+
+def function_head(stripped):
+    '''(the name, whether its ``{`` is on the line) of a function's head,
+    else None.'''
+    match = _FUNCTION.match(stripped)
+    if match is None:
+        return None
+    return match[1] or match[2], match[3] is not None
+
+
+class Functions:
+    '''The script's functions that run what they are given: name ->
+    the command their body runs, its arguments as ``$1``, ``$@``.'''
+
+    def __init__(self):
+        self.runners = {}
+        self._body = None         # (name, {variable: value}) while inside
+        self._assigned = {}
+
+    def enter(self, name):
+        self._body = name
+        self._assigned = {}
+
+    def leave(self):
+        self._body = None
+        self._assigned = {}
+
+    @property
+    def inside(self):
+        return self._body is not None
+
+    def read(self, stripped):
+        '''Note a line of the body being read: an assignment, or a
+        command that runs the function's arguments.'''
+        if self._body is None or self._body in self.runners:
+            return
+        assignment = re.match(r'^(?:local\s+)?(\w+)=(.*)$', stripped)
+        if assignment:
+            value = assignment[2].strip()
+            if len(value) > 1 and value[0] == value[-1] and value[0] in '"\'':
+                value = value[1:-1]
+            self._assigned[assignment[1]] = value
+            return
+        first = stripped.split(None, 1)[0] if stripped.split() else ''
+        variable = re.fullmatch(r'\$\{?(\w+)\}?', first)
+        if variable and variable[1] in self._assigned and _ARGUMENTS.search(
+                self._assigned[variable[1]]):
+            tail = stripped[len(first):]
+            self.runners[self._body] = self._assigned[variable[1]] + tail
+        elif first not in _NOT_RUNNERS and _ARGUMENTS.search(stripped):
+            self.runners[self._body] = stripped
+
+    def call(self, arguments):
+        '''The command a call runs (``arguments``: the call's words, the
+        function's name first), or None where the function runs none.'''
+        template = self.runners.get(arguments[0]) if arguments else None
+        if template is None:
+            return None
+        given = arguments[1:]
+
+        def argument(match):
+            text = match[0].strip('"')
+            if text in ('$@', '$*', '${@}', '${*}'):
+                return ' '.join(given)
+            index = int(text.strip('${}'))
+            return given[index - 1] if index <= len(given) else ''
+        return _ARGUMENTS.sub(argument, template)
