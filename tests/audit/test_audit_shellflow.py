@@ -94,3 +94,14 @@ def test_a_test_expression_runs_no_command():
     assert '"$ior_cmd" == ""' in script          # its first test line
     report = audited('batch-redirect-io500-dev-core.sh')
     assert all(inv.where.line != 8 for inv in report.invocations)
+
+
+def test_a_commands_output_in_a_word_is_one_word():
+    '''IOR's README names its file test_`date +"%Y%m%d_%H%M%S"`: the
+    shell fills it in, one word.'''
+    report = audited('plain-ior-readme-s3-debug.cmd')
+    assert report.error is None
+    (invocation,) = report.invocations
+    assert invocation.tool == 'IOR'
+    # -a S3: objects over HTTP, no page cache to judge
+    assert report.findings == []

@@ -221,8 +221,8 @@ def _commands_of(part, where, loops, env, reader):
     out = []
     for values in sweep:
         scope = ChainMap(values, env.view())
-        expanded = _TEMPLATE.sub(r'<\1>', shellvars.expand(
-            part, scope, reader, where))
+        expanded = _OUTPUT.sub(_output_word, _TEMPLATE.sub(
+            r'<\1>', shellvars.expand(part, scope, reader, where)))
         if out and reader is not None:
             reader.spend(len(expanded), where)     # one more configuration
         try:
@@ -260,6 +260,17 @@ _PLACEHOLDER = re.compile(r'<[^<>\s]+>')
 #: A template engine's placeholder (Jinja's ``{{ name }}``): a word the
 #: input leaves to its template, as ``<name>``
 _TEMPLATE = re.compile(r'\{\{\s*([^{}]*?)\s*\}\}')
+
+
+#: A command's output in a word (``test_`date +%s```, ``$(hostname)``)
+_OUTPUT = re.compile(r'`([^`]*)`|\$\(([^()]*)\)')
+
+
+def _output_word(match):
+    '''A command substitution as one word the shell fills in at run time:
+    ``<date>``.'''
+    inner = (match[1] if match[1] is not None else match[2]).split()
+    return f'<{inner[0].rsplit("/", 1)[-1] if inner else "output"}>'
 
 
 def _without_redirects(split):

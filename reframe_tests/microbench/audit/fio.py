@@ -10,7 +10,7 @@ fill (``fio_time_based_overwrite``'s ``large``).
 import os
 
 from microbench import knobs
-from microbench.audit import bounds, fiojob, fiorewrite
+from microbench.audit import bounds, fiojob, fioprofile, fiorewrite
 from microbench.audit.bounds import integer
 from microbench.audit.context import memory_text, repeated, size_text
 from microbench.audit.findings import (CERTAIN, Finding, Invocation,
@@ -93,6 +93,7 @@ def judge_job(job, context, source):
         _overwrite(found, job, source, rw, per_file, runtime, time_based)
         _read_back(found, job, context, source, rw, direct, per_file, total,
                    runtime, time_based)
+    found.not_judged.extend(fioprofile.unused(job))
     _reduction(found, job, source, rw)
     _polling(found, job, source, engine)
     said = repeated(context, found)
@@ -160,6 +161,10 @@ def _cache_flags(found, job, context, source, rw, direct, direct_option,
     if bs is not None and bs % 4096:
         note = (f'O_DIRECT needs block sizes aligned to the device\'s '
                 f'(bs={job.value("bs")} is not a multiple of 4 KiB)')
+    if job.value('write_barrier') not in (None, '0'):
+        # io_u.c: a barrier only under an engine flagged FIO_BARRIER
+        said += (f', write_barrier={job.value("write_barrier")} (fio sets '
+                 f'no barrier under an engine that takes none)')
     found.findings.append(_finding(
         source, job, 'S1', f'rw={rw} with {said}: every write lands in '
         f'the page cache', where_of(job, direct_option), certainty, fix,

@@ -28,6 +28,9 @@ class Report:
     invocations: list = field(default_factory=list)
     #: why the input could not be judged (exit 2), or None
     error: str = None
+    #: why a readable input runs no benchmark (a script that exits before
+    #: any), or None
+    note: str = None
 
     @property
     def findings(self):
@@ -35,6 +38,7 @@ class Report:
 
     def as_dict(self):
         return {'input': self.name, 'kind': self.kind, 'error': self.error,
+                'note': self.note,
                 'clean': self.error is None and not self.findings,
                 'invocations': [i.as_dict() for i in self.invocations]}
 
@@ -65,6 +69,10 @@ INPUT_KINDS = {
 }
 (COMMAND, FIO_JOB, SCRIPT, DARSHAN, IO500, ELBENCHO_CONFIG,
  REFRAME_CHECK, IOR_SCRIPT) = INPUT_KINDS
+
+class NothingRuns(Exception):
+    '''A readable input that runs no benchmark (said, clean).'''
+
 
 #: Text of an input's bytes (:func:`.bounds.decode`)
 decode = bounds.decode
@@ -111,6 +119,9 @@ def audit_bytes(name, data, context, argv=False):
             context = context.with_(reader=bounds.Reader(context.directory))
         context.reader.count(name, len(data))
         _judge_bytes(report, name, data, context, argv)
+    except NothingRuns as err:
+        report.note = str(err)
+        report.invocations = []
     except Unreadable as err:
         report.error = str(err)
         report.invocations = []
@@ -185,9 +196,9 @@ def _judge_text(name, text, kind, context, argv):
             lambda command: _judge_command(command, context, required=False,
                                            striped=job.striped), 'commands')
         if not found and ended:
-            raise Unreadable(f'{ended[0]}: the script exits here '
-                             f'({excerpt(ended[0].text)}) before any '
-                             f'benchmark command: nothing runs')
+            raise NothingRuns(f'{ended[0]}: the script exits here '
+                              f'({excerpt(ended[0].text)}) before any '
+                              f'benchmark command: nothing runs')
         if not found:
             raise Unreadable(f'{name}: no benchmark command (fio, IOR, '
                              f'mdtest, OSU, fabtests, elbencho) in it')

@@ -55,6 +55,14 @@ def fio():
 
 
 @functools.lru_cache(maxsize=None)
+def fio_where():
+    '''{job option: where fio defines it (``job``, ``engine:NAME``,
+    ``profile:NAME``)}.'''
+    return {row[0]: row[2] for row in _rows('fio-options.tsv')
+            if len(row) > 2}
+
+
+@functools.lru_cache(maxsize=None)
 def fio_canonical():
     '''{job option: the option it is an alias of, or itself}.'''
     return {row[0]: row[3] if len(row) > 3 else row[0]

@@ -45,6 +45,9 @@ def text(reports):
         if report.error:
             out.append(f'{report.name}: unreadable: {report.error}')
             continue
+        if report.note:
+            out.append(f'{report.name}: clean: {report.note}')
+            continue
         if not report.findings:
             judged = ', '.join(sorted({i.tool for i in report.invocations}))
             out.append(f'{report.name}: clean: no pitfall of the catalogue '
