@@ -74,3 +74,30 @@ def test_a_script_without_its_start_line_is_not_ior_s():
     assert not iorscript.is_script(script)
     with pytest.raises(judge.Unreadable, match='no "IOR START"'):
         iorscript.commands('x.ior', script)
+
+
+def argv_report(*argv, directory=DIR):
+    return judge.audit_argv(list(argv), judge.new_context(
+        'argv', 24 * GIB, directory=directory))
+
+
+def test_a_command_line_runs_the_script_it_names():
+    '''``ior -W -f script``: the script's tests, each under the command's
+    launcher with the options before -f (IOR's scripts.rst: those after
+    it do not apply to the script's runs).'''
+    report = argv_report('srun', '-N', '2', '-n', '8', 'ior', '-W', '-f',
+                         'bug-multi-node.conf', '-k')
+    assert report.error is None
+    (invocation,) = report.invocations
+    assert invocation.where.file == 'bug-multi-node.conf'
+    realistic = invocation.realistic.split()
+    assert realistic[:6] == ['srun', '-N', '2', '-n', '8', 'ior']
+    assert '-k' not in realistic         # after -f: not the script's
+
+
+def test_a_script_that_is_not_here_is_said_not_judged(tmp_path):
+    report = argv_report('ior', '-f', 'bug-multi-node.conf',
+                         directory=str(tmp_path))
+    assert report.error is None
+    assert any('-f: an IOR script file' in note for inv in
+               report.invocations for note in inv.not_judged)

@@ -78,3 +78,21 @@ def test_python_that_is_not_a_check_is_not_read_as_one():
     data = text(CSCS).replace('import reframe', 'import other')
     assert 'reframe' not in data.split('class')[0]
     assert judge.kind_of(CSCS, data) != 'reframe-check'
+
+
+def test_its_placement_and_launcher_options_are_the_launchers():
+    '''num_tasks = 2, num_tasks_per_node = 1 in its base class: srun's;
+    a hook's self.job.launcher.options too (added here to a copy).'''
+    report = audited(CSCS)
+    assert all(inv.realistic.split(' do ', 1)[1].startswith(
+        'srun --ntasks=2 --ntasks-per-node=1 osu_') for inv in
+        report.invocations if inv.realistic)
+    hook = ("    executable = 'osu_bw'\n\n"
+            "    @run_before('run')\n"
+            "    def unbind(self):\n"
+            "        self.job.launcher.options += ['--cpu-bind=none']\n")
+    changed = text(CSCS).replace("    executable = 'osu_bw'\n", hook)
+    bandwidth = next(inv for inv in audited(CSCS, changed).invocations
+                     if inv.where.text.startswith('OSUBandwidth:'))
+    assert '--ntasks-per-node=1 --cpu-bind=none osu_bw' in \
+        bandwidth.realistic

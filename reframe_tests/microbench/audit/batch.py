@@ -174,8 +174,12 @@ class _Flow:
             split = []
         if split and split[0] in ('source', '.') and len(split) > 1 and \
                 words.program_name(split[1]) in io500v1.DRIVERS:
-            for line in io500v1.DRIVERS[words.program_name(split[1])]:
-                self._add(line, where)
+            driver = words.program_name(split[1])
+            for line in io500v1.DRIVERS[driver]:
+                for command in self._add(line, where):
+                    command.where = Where(where.file, where.line,
+                                          f'[{driver}] '
+                                          f'{" ".join(command.words)}')
             return
         called = self.functions.call(split) if split else None
         substituted = _SUBSTITUTION.match(part)
@@ -186,10 +190,11 @@ class _Flow:
         self._add(called if called is not None else part, where)
 
     def _add(self, part, where):
-        for command in _commands_of(part, where, self.loops, self.env,
-                                    self.reader):
+        added = _commands_of(part, where, self.loops, self.env, self.reader)
+        for command in added:
             command.files = self.files
             self.out.append(command)
+        return added
 
 
 def _nest(loops, where):

@@ -121,3 +121,42 @@ def commands(name, text):
         where = Where(name, number, f'RUN: {" ".join(argv[1:])}')
         out.append(Command(where, argv, 1, None, {}))
     return out, sorted(set(unjudged))
+
+
+def script_of(argv):
+    '''(the script ``ior -f FILE`` names, the options before it) of an
+    IOR command line, or None.'''
+    for at, word in enumerate(argv[1:], 1):
+        if word == '-f' and at + 1 < len(argv):
+            return argv[at + 1], argv[1:at]
+        if word.startswith('-f') and len(word) > 2 and \
+                not word.startswith('--'):
+            return word[2:], argv[1:at]
+    return None
+
+
+def follow(launch, command, context, reader, judge):
+    '''The invocations of the tests of the script ``ior -f FILE`` runs,
+    each under the command's launcher with the options given before
+    ``-f`` (IOR's defaults for the script; those after it do not apply to
+    its tests), or None where the command names no script or the script
+    is not here.'''
+    named = script_of(launch.argv)
+    if named is None:
+        return None
+    path, before = named
+    try:
+        text = reader(path)
+    except FileNotFoundError:
+        return None
+    tests, unjudged = commands(path, text)
+    found = []
+    for test in tests:
+        test.words = [*launch.prefix, launch.argv[0], *before,
+                      *test.words[2:]]
+        test.repeats, test.env = command.repeats, command.env
+        for invocation in judge(test, context):
+            invocation.not_judged.extend(
+                f'IOR directive {said}: not judged' for said in unjudged)
+            found.append(invocation)
+    return found

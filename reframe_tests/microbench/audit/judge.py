@@ -304,6 +304,10 @@ def _judge_tool(tool, launch, command, context, striped):
     if tool == 'fio':
         return fio.judge_command(launch, where, context, reader_for(context))
     if tool == 'ior':
+        found = iorscript.follow(launch, command, context,
+                                 reader_for(context), _required)
+        if found is not None:
+            return found
         found = ior.judge_ior(launch, where, context)
         if striped:
             for inv in found:

@@ -10,6 +10,15 @@ from microbench.audit import io500run
 #: util/pingpong.c, a program of its own, is judged on its own)
 NOT_FABTESTS = ('fi_info', 'fi_pingpong', 'fi_strerror')
 
+#: What follows ``osu_`` in a word that names no OSU benchmark (OSU's own
+#: helpers, osu_util*; a check's names for the suite: osu_benchmarks,
+#: osu_binaries, osu_dir)
+NOT_OSU = {'util', 'util_mpi', 'util_pgas', 'benchmarks', 'binaries', 'dir',
+           'path', 'version', 'home', 'root', 'bin', 'src', 'build', 'tests',
+           'test', 'micro_benchmarks', 'run', 'check', 'checks', 'base',
+           'options', 'flags', 'args', 'opts', 'module', 'install',
+           'prefix', 'download', 'url', 'tarball'}
+
 #: The programs the audit judges, as its refusal names them
 KNOWN = ("fio, ior, mdtest, elbencho, osu_*, libfabric's fi_pingpong, "
          "fabtests' fi_* (not libfabric's fi_info, fi_strerror)")
@@ -21,7 +30,7 @@ def tool_of(program):
         return 'fio'
     if program.lower() in ('ior', 'mdtest', 'elbencho'):
         return program.lower()
-    if program.startswith('osu_'):
+    if program.startswith('osu_') and program[4:] not in NOT_OSU:
         return 'osu'
     if program == 'fi_pingpong':
         return 'pingpong'

@@ -15,7 +15,10 @@ without running anything:
   [...]`` or ``+= [...]``, the base classes' first, in the file's order;
   an item that is not a string constant is a word the audit does not know
   (``$num_tasks_per_node``: passed over and said), a string of several
-  words is those words (ReFrame joins the options with blanks);
+  words is those words (ReFrame joins the options with blanks); under
+  ``srun`` with the ``num_tasks`` and ``num_tasks_per_node`` its classes
+  set to a number and the options its hooks give the launcher
+  (``self.job.launcher.options``);
 - otherwise, every program the source names in a string (``'osu_bw'``,
   a path ending in one, an entry of a ``parameter([...])`` list), once
   each, where it is first named, with the options of the class that
@@ -30,9 +33,11 @@ a script it runs, which the audit does not follow).
 
 import ast
 import re
+import warnings
 
 from microbench.audit.batch import Command
 from microbench.audit.findings import Unreadable, Where
+from microbench.audit.programs import tool_of
 
 #: A word that names a benchmark program of the audit (a path's last part)
 _PROGRAM = re.compile(r'(?:^|[/\s.`\'"(])(osu_[a-z_]+|ior|mdtest|fio|'
@@ -83,7 +88,11 @@ def commands(name, text):
 
     :raises Unreadable: not Python, or no benchmark program named.'''
     try:
-        tree = ast.parse(text, name)
+        with warnings.catch_warnings():
+            # a check's own invalid escapes ('\s' outside a raw string)
+            # are its author's to hear, not the audit's reader's
+            warnings.simplefilter('ignore')
+            tree = ast.parse(text, name)
     except (SyntaxError, ValueError, RecursionError) as err:
         raise Unreadable(f'{name}: imports ReFrame but is not Python '
                          f'(ast: {str(err)[:200]})') from None
@@ -109,8 +118,10 @@ def _tests(name, classes):
         program = _executable(chain)
         if program is None:
             continue
-        words = ['srun', program, *_test_options(chain)]
-        where = Where(name, cls.lineno, f'{cls.name}: {" ".join(words[1:])}')
+        launcher = ['srun', *_placement(chain), *_launcher_options(chain)]
+        words = [*launcher, program, *_test_options(chain)]
+        where = Where(name, cls.lineno,
+                      f'{cls.name}: {" ".join(words[len(launcher):])}')
         found.append(Command(where, words, 1, None, {}))
     return found
 
@@ -152,7 +163,8 @@ def _executable(chain):
                     isinstance(value.value, str) else ''
                 first = text.split()[0].rsplit('/', 1)[-1] if \
                     text.split() else ''
-                program = first if _BENCHMARK.fullmatch(first) else None
+                program = first if _BENCHMARK.fullmatch(first) and \
+                    tool_of(first) else None
     return program
 
 
@@ -183,6 +195,47 @@ def _test_options(chain):
             if isinstance(method, ast.FunctionDef):
                 for node in ast.walk(method):
                     options = _applied(node, options, 'self')
+    return options
+
+
+#: A test's placement, as its launcher (srun) is told it
+_PLACEMENT = {'num_tasks': '--ntasks', 'num_tasks_per_node':
+              '--ntasks-per-node'}
+
+
+def _placement(chain):
+    '''srun's words of a test's ``num_tasks`` and ``num_tasks_per_node``
+    where its classes set them to a number (the last one set).'''
+    said = {}
+    for cls in chain:
+        for node in ast.walk(cls):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    name = _target(target)
+                    if name in _PLACEMENT and isinstance(
+                            node.value, ast.Constant) and isinstance(
+                            node.value.value, int):
+                        said[name] = node.value.value
+    return [f'{_PLACEMENT[name]}={value}' for name, value in said.items()]
+
+
+def _launcher_options(chain):
+    '''The options a test gives its launcher (``self.job.launcher.options
+    = [...]`` or ``+= [...]`` in a hook), the base classes' first.'''
+    options = []
+    for cls in chain:
+        for node in ast.walk(cls):
+            target = node.target if isinstance(node, ast.AugAssign) else (
+                node.targets[0] if isinstance(node, ast.Assign) and
+                len(node.targets) == 1 else None)
+            if target is None or ast.unparse(target) != \
+                    'self.job.launcher.options':
+                continue
+            words = _items(node.value)
+            if words is None:
+                continue
+            options = options + words if isinstance(
+                node, ast.AugAssign) else words
     return options
 
 
@@ -219,7 +272,7 @@ def _named(name, tree, classes):
                                                               str)):
             continue
         for program in _PROGRAM.findall(node.value):
-            if program in seen:
+            if program in seen or tool_of(program) is None:
                 continue
             seen.add(program)
             cls = owner.get(id(node))
