@@ -147,7 +147,31 @@ CASES = [
                              + b'C' * n + b' -Q 2 -e\n')),
     Case('assignments between commands', _doubling(4000), 'commands',
          lambda n: ('assign.sh', _assignments(n).encode())),
+    # issue 46's readers
+    Case('IOR script RUNs', _doubling(4000), 'tests',
+         lambda n: ('runs.ior', ('IOR START\n' + ''.join(
+             f'blockSize={k + 1}m\nRUN\n' for k in range(n))
+             + 'IOR STOP\n').encode())),
+    Case('ReFrame test classes of one base', _doubling(2000), 'tests',
+         lambda n: ('tests.py', _reframe_tests(n).encode())),
+    Case('calls of a function that runs its argument', _doubling(4000),
+         'calls', lambda n: ('calls.sh', ('#!/bin/bash\nmyrun() {\n'
+                                          '  mpirun -np 2 $1\n}\n' + ''.join(
+             f'myrun "ior -w -b {k + 1}m"\n' for k in range(n))).encode())),
+    Case('io500 runs of a here-document', _doubling(600), 'runs',
+         lambda n: ('io500.sh', ('#!/bin/bash\ncat > c.ini << EOF\n'
+                                 '[global]\ndatadir = /scratch\nEOF\n'
+                                 + 'mpirun -np 4 ./io500 c.ini\n' * n)
+                    .encode())),
 ]
+
+
+def _reframe_tests(count):
+    return ("import reframe as rfm\nclass B(rfm.RunOnlyRegressionTest):\n"
+            "    executable = 'ior'\n    executable_opts = ['-w', '-r']\n"
+            + ''.join(f'@rfm.simple_test\nclass T{k}(B):\n'
+                      f'    executable_opts = [\'-b\', \'{k + 1}m\']\n'
+                      for k in range(count)))
 
 
 def _audit(name, data, directory):

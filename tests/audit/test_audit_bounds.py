@@ -379,3 +379,28 @@ def test_an_endless_standard_input_is_cut_at_the_cap(capsys, monkeypatch):
     code, out = _cli(capsys, '-')
     assert code == 2 and 'more than 4.0 MiB' in out
     assert len(out.splitlines()) == 1
+
+
+def test_a_function_that_runs_its_argument_many_times_is_capped(tmp_path):
+    '''A function whose body runs its argument 1000 times, called 100
+    times with a 1 KiB argument: 100 MiB of commands, refused at the
+    cap (without the cap it took 45 s and 3.7 GiB here).'''
+    script = tmp_path / 'calls.sh'
+    script.write_text('#!/bin/bash\nmyrun() {\n  mpirun '
+                      + ' '.join(['$1'] * 1000) + '\n}\n'
+                      + f'myrun "ior -w {"x" * 1024}"\n' * 100)
+    refused(audit_file(script), 'expand to more than 1.0 MiB of commands')
+
+
+def test_many_tests_of_a_base_with_many_options_are_capped(tmp_path):
+    '''3000 test classes of one base of 20000 options: each test is its
+    words, 60 million in all; refused at the cap, each class read once
+    (without both it ran past 120 s here).'''
+    check = tmp_path / 'tests.py'
+    check.write_text(
+        "import reframe as rfm\nclass B(rfm.RunOnlyRegressionTest):\n"
+        "    executable = 'ior'\n    executable_opts = ["
+        + ','.join(["'-v'"] * 20000) + "]\n"
+        + ''.join(f'@rfm.simple_test\nclass T{i}(B):\n    pass\n'
+                  for i in range(3000)))
+    refused(audit_file(check), 'expand to more than 1.0 MiB of commands')

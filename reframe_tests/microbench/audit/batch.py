@@ -182,6 +182,9 @@ class _Flow:
                                           f'{" ".join(command.words)}')
             return
         called = self.functions.call(split) if split else None
+        if called is not None and self.reader is not None and \
+                len(called) > len(part):
+            self.reader.spend(len(called) - len(part), where)
         substituted = _SUBSTITUTION.match(part)
         if substituted and called is None:
             for inner in _SPLIT.split(substituted[1] or substituted[2]):

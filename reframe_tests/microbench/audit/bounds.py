@@ -197,10 +197,10 @@ class Reader:
         '''Count ``size`` bytes of commands added by expansion.'''
         self.expanded += size
         if self.expanded > MAX_EXPANSION_BYTES:
-            raise Unreadable(f'{where}: its variables and loops expand to '
-                             f'more than {size_text(MAX_EXPANSION_BYTES)} '
-                             f'of commands, what the audit expands for one '
-                             f'input')
+            raise Unreadable(f'{where}: its variables, loops, functions '
+                             f'and tests expand to more than '
+                             f'{size_text(MAX_EXPANSION_BYTES)} of commands, '
+                             f'what the audit expands for one input')
 
     def resolve(self, path):
         '''The path of ``path`` as the input names it.'''

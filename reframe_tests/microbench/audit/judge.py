@@ -159,7 +159,7 @@ def _judge_text(name, text, kind, context, argv):
     if kind == REFRAME_CHECK:
         context = context.with_(whole_run=True)
         return bounds.judged(
-            reframecheck.commands(name, text),
+            reframecheck.commands(name, text, reader_for(context)),
             lambda command: _judge_command(command, context, required=True),
             'commands')
     if kind == IOR_SCRIPT:

@@ -1,0 +1,191 @@
+'''A ReFrame check's tests read statically (:mod:`.reframecheck`): each
+test class (``simple_test``) whose ``executable`` names a benchmark, with
+the options of its class bodies and hooks, its placement and its
+launcher's options, along its base classes of the file.
+
+Each class is read once (:class:`Summary`, one walk of its nodes), and a
+test combines its classes' summaries: the work is linear in the source
+and in the words the tests give (each test's words counted as an
+expansion of the input, :meth:`~.bounds.Reader.spend`: a thousand tests
+of one base of a thousand options are a million words, past the cap).
+'''
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from microbench.audit.batch import Command
+from microbench.audit.findings import Where
+from microbench.audit.programs import tool_of
+
+#: A program word that is a benchmark of the audit's
+_BENCHMARK = re.compile(r'osu_[a-z_]+|ior|mdtest|fio|elbencho|fi_[a-z_]+')
+
+#: A test's placement, as its launcher (srun) is told it
+_PLACEMENT = {'num_tasks': '--ntasks', 'num_tasks_per_node':
+              '--ntasks-per-node'}
+
+
+@dataclass
+class Summary:
+    '''What one class sets, in its source's order.'''
+
+    #: whether it sets ``executable``, and the benchmark it names (None:
+    #: not one)
+    sets_executable: bool = False
+    executable: str = None
+    #: (``=`` or ``+=``, words) of ``executable_opts`` in its body, in its
+    #: hooks, and of ``self.job.launcher.options``
+    body: list = field(default_factory=list)
+    hooks: list = field(default_factory=list)
+    launcher: list = field(default_factory=list)
+    placement: dict = field(default_factory=dict)
+
+
+def commands(name, classes, reader=None):
+    '''The commands of the check's tests whose executable is a string
+    naming a benchmark program.'''
+    tests = [cls for cls in classes.values() if _decorated(cls)] or \
+        list(classes.values())
+    summaries = {}
+    found = []
+    for cls in tests:
+        chain = [_summary(c, summaries) for c in _chain(cls, classes)]
+        program = None
+        for summary in chain:
+            if summary.sets_executable:
+                program = summary.executable
+        if program is None:
+            continue
+        placement = {}
+        for summary in chain:
+            placement.update(summary.placement)
+        launcher = ['srun', *(f'{_PLACEMENT[k]}={v}' for k, v in
+                              placement.items()),
+                    *_folded(op for s in chain for op in s.launcher)]
+        options = _folded([*(op for s in chain for op in s.body),
+                           *(op for s in chain for op in s.hooks)])
+        words = [*launcher, program, *options]
+        where = Where(name, cls.lineno,
+                      f'{cls.name}: {" ".join(words[len(launcher):])}')
+        if reader is not None and found:
+            reader.spend(sum(len(w) + 1 for w in words), where)
+        found.append(Command(where, words, 1, None, {}))
+    return found
+
+
+def _folded(operations):
+    '''The words of ``=`` and ``+=`` operations in order.'''
+    words = []
+    for op, items in operations:
+        words = items if op == '=' else words + items
+    return words
+
+
+def _decorated(cls):
+    return any('simple_test' in ast.unparse(decorator)
+               for decorator in cls.decorator_list)
+
+
+def _chain(cls, classes):
+    '''``cls`` and its base classes defined in the file, the bases
+    first (each once; a cycle stops).'''
+    chain, todo, seen = [], [cls], set()
+    while todo:
+        current = todo.pop()
+        if current.name in seen:
+            continue
+        seen.add(current.name)
+        chain.insert(0, current)
+        todo.extend(classes[base.id] for base in current.bases
+                    if isinstance(base, ast.Name) and base.id in classes)
+    return chain
+
+
+def _summary(cls, summaries):
+    '''The :class:`Summary` of ``cls``, read once.'''
+    if id(cls) in summaries:
+        return summaries[id(cls)]
+    summary = Summary()
+    for node in cls.body:
+        _option(node, summary.body, _named_target)
+    for method in cls.body:
+        if isinstance(method, ast.FunctionDef):
+            for node in ast.walk(method):
+                _option(node, summary.hooks, _self_target)
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                _assigned(summary, target_name(target), node.value)
+        _option(node, summary.launcher, _launcher_target)
+    summaries[id(cls)] = summary
+    return summary
+
+
+def _assigned(summary, name, value):
+    '''Note an assignment to ``executable`` or a placement.'''
+    constant = value.value if isinstance(value, ast.Constant) else None
+    if name == 'executable':
+        text = constant if isinstance(constant, str) else ''
+        first = text.split()[0].rsplit('/', 1)[-1] if text.split() else ''
+        summary.sets_executable = True
+        summary.executable = first if _BENCHMARK.fullmatch(first) and \
+            tool_of(first) else None
+    elif name in _PLACEMENT and isinstance(constant, int) and \
+            not isinstance(constant, bool):
+        summary.placement[name] = constant
+
+
+def target_name(node):
+    '''The name an assignment sets (``x`` or ``self.x``), else None.'''
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+            and node.value.id == 'self':
+        return node.attr
+    return None
+
+
+def _named_target(target):
+    return isinstance(target, ast.Name) and target.id == 'executable_opts'
+
+
+def _self_target(target):
+    return isinstance(target, ast.Attribute) and \
+        target_name(target) == 'executable_opts'
+
+
+def _launcher_target(target):
+    return isinstance(target, ast.Attribute) and \
+        ast.unparse(target) == 'self.job.launcher.options'
+
+
+def _option(node, operations, ours):
+    '''Note an ``=`` or ``+=`` of a list of options to a target
+    ``ours`` says is the one read.'''
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+            ours(node.targets[0]):
+        op = '='
+    elif isinstance(node, ast.AugAssign) and ours(node.target) and \
+            isinstance(node.op, ast.Add):
+        op = '+='
+    else:
+        return
+    words = _items(node.value)
+    if words is not None:
+        operations.append((op, words))
+
+
+def _items(node):
+    '''The words of a list of options: constants split at blanks, any
+    other item a word the audit does not know.'''
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return None
+    words = []
+    for item in node.elts:
+        if isinstance(item, ast.Constant) and isinstance(item.value, str):
+            words += item.value.split()
+        else:
+            words.append('$' + re.sub(r'\W+', '_', ast.unparse(item))
+                         .strip('_')[:40])
+    return words
