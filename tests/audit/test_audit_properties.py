@@ -6,7 +6,9 @@ every format.
 The inputs: fio command lines built from fio's own option table and
 mutated word by word; the corpus's real job files, command lines and
 batch scripts (tests/data/audit/corpus) broken byte by byte and line by
-line (tests/helpers/mutations.py); IOR, mdtest, OSU, fabtests and
+line (tests/helpers/mutations.py), and so the probe set's IO500
+drivers, IOR scripts and other sites' ReFrame checks
+(tests/data/audit/probe); IOR, mdtest, OSU, fabtests and
 elbencho lines from their option tables, behind launchers; batch scripts
 built from directives, loops, assignments and benchmark lines.  And the
 linear word splitter against ``shlex.split`` itself.  The counts are in
@@ -306,3 +308,21 @@ def test_a_message_quotes_a_long_word_cut(limit):
     assert "fio has no option 'xxx" in report.error
     assert len(report.error) < 400 and '(1048576 characters)' in \
         report.error
+
+
+# ---- issue 46's readers: IO500 drivers, IOR scripts, ReFrame checks ----
+
+PROBE = fixtures.path(os.path.join('audit', 'probe'))
+
+
+def probe():
+    '''The probe set's real inputs (io500.sh drivers, IOR scripts, other
+    sites' ReFrame checks, batch scripts).'''
+    return sorted(os.path.join(PROBE, name) for name in os.listdir(PROBE)
+                  if name != 'SOURCES.tsv')
+
+
+@PROPERTY
+@given(st.sampled_from(probe()), st.data())
+def test_mutated_drivers_scripts_and_checks(path, data):
+    audit_data(path, _mutated(path, data))
