@@ -28,7 +28,7 @@ def audit_text(name, data):
 def test_each_run_keeps_the_directives_before_it():
     script = read('test_comments.ior')
     assert judge.kind_of('test_comments.ior', script) == 'ior-script'
-    tests, unjudged = iorscript.commands('test_comments.ior', script)
+    tests = iorscript.commands('test_comments.ior', script)
     first, second = (command.words for command in tests)
     # comments and blanks before a directive, names without case
     assert first == ['mpirun', 'ior', '-a', 'posix', '-w', '-z', '-C', '-F',
@@ -36,7 +36,10 @@ def test_each_run_keeps_the_directives_before_it():
     # after RUN: api changes, every other directive stays
     assert second[:4] == ['mpirun', 'ior', '-a', 'dummy']
     assert second[4:] == first[4:]
-    assert 'multiFile=1' in unjudged
+    # what the audit does not judge, said of the test that has it
+    assert tests[0].unjudged == ['multiFile=1']
+    assert tests[1].unjudged == ['--dummy.delay-create=1000',
+                                 'multiFile=1']
 
 
 def test_a_script_without_an_order_reads_back_its_own_writes():
@@ -101,3 +104,16 @@ def test_a_script_that_is_not_here_is_said_not_judged(tmp_path):
     assert report.error is None
     assert any('-f: an IOR script file' in note for inv in
                report.invocations for note in inv.not_judged)
+
+
+def test_tasks_shuffled_are_not_read_as_shifted():
+    '''LANL's example script (tests/data/audit/probe): its first test
+    reorders the tasks at random (reordertasksrandom=1), not by -Q.'''
+    path = os.path.join(fixtures.path('audit'), 'probe',
+                        'lanl-ior-exampleScript')
+    with open(path) as fp:
+        report = audit_text(path, fp.read())
+    first = report.invocations[0]
+    (s4,) = [f for f in first.findings if f.evidence.startswith('-Z')]
+    assert s4.evidence == '-Z: a task reads the data of a task drawn at random'
+    assert s4.certainty.startswith('depends')

@@ -162,12 +162,18 @@ def _ior_cache(found, given, directives, launch, context):
         repeats = getopt.count(given, '-C')
         twice = (f' (-C given {repeats} times: IOR 4.0.0 and its main '
                  f'branch still shift -Q nodes)' if repeats > 1 else '')
+        # -Z alone: the tasks shuffled, a task reads a random task's data
+        shuffled = getopt.last(given, '-C') is None
+        if shuffled:
+            shift = nodes or 1          # wraps only where it is one node
         if nodes is None:
             finding = _ior_finding(
-                found, launch, given, f'-C -Q {shift_said}{twice}: a task '
-                f'reads the data of the node -Q away', depends('the number of '
-                'nodes: on one node, or with -Q a multiple of the nodes, '
-                'every task reads its own node\'s data'), None, None,
+                found, launch, given, '-Z: a task reads the data of a task '
+                'drawn at random' if shuffled else f'-C -Q {shift_said}'
+                f'{twice}: a task reads the data of the node -Q away',
+                depends('the number of nodes: on one node, or with -Q a '
+                        'multiple of the nodes, every task reads its own '
+                        'node\'s data'), None, None,
                 # --measure: on this one node, against O_DIRECT
                 {**measure, 'gap': 'easy_read_none_over_odirect',
                  'read_after_write': True})
@@ -175,7 +181,8 @@ def _ior_cache(found, given, directives, launch, context):
             where_to = ('every task is on one node' if one_node else
                         f'-Q {shift} on {nodes} nodes wraps around to the '
                         f'task\'s own node')
-            said = (f'-C -Q {shift}' if getopt.last(given, '-Q') else '-C')
+            said = ('-Z' if shuffled else f'-C -Q {shift}' if
+                    getopt.last(given, '-Q') else '-C')
             finding = _ior_finding(
                 found, launch, given, f'{said}{twice}: {where_to}: the '
                 f'read is the page cache\'s',

@@ -77,14 +77,14 @@ def _words(settings):
 
 
 def commands(name, text):
-    '''(the :class:`~.batch.Command` of every test, the directives the
-    audit does not judge).'''
+    '''The :class:`~.batch.Command` of every test, each with the
+    directives of it the audit does not judge (``unjudged``).'''
     lines = text.splitlines()
     start = next((i for i, line in enumerate(lines) if _START.match(line)),
                  None)
     if start is None:
         raise Unreadable(f'{name}: no "IOR START" line: not an IOR script')
-    settings, unjudged, tests, pending = {}, [], [], False
+    settings, unjudged, tests, pending = {}, {}, [], False
     for number, line in enumerate(lines[start + 1:], start + 2):
         body = line.split('#', 1)[0].strip()
         if not body:
@@ -92,7 +92,7 @@ def commands(name, text):
         if _STOP.match(body):
             break
         if _RUN.match(body):
-            tests.append((number, dict(settings)))
+            tests.append((number, dict(settings), dict(unjudged)))
             pending = False
             continue
         for part in body.split(','):
@@ -108,19 +108,21 @@ def commands(name, text):
                     'ior'):
                 settings[directive[1]] = (value, number)
             elif key in OTHERS or '.' in key:
-                unjudged.append(f'{directive[1]}={value}')
+                unjudged[key] = f'{directive[1]}={value}'
             else:
                 raise Unreadable(f'{name}:{number}: IOR knows no directive '
                                  f'{directive[1]!r} (it stops)')
             pending = True
     if pending or not tests:
-        tests.append((len(lines), dict(settings)))
+        tests.append((len(lines), dict(settings), dict(unjudged)))
     out = []
-    for number, test in tests:
+    for number, test, others in tests:
         argv = _words(test)
         where = Where(name, number, f'RUN: {" ".join(argv[1:])}')
-        out.append(Command(where, argv, 1, None, {}))
-    return out, sorted(set(unjudged))
+        command = Command(where, argv, 1, None, {})
+        command.unjudged = sorted(others.values())
+        out.append(command)
+    return out
 
 
 def script_of(argv):
@@ -149,14 +151,19 @@ def follow(launch, command, context, reader, judge):
         text = reader(path)
     except FileNotFoundError:
         return None
-    tests, unjudged = commands(path, text)
     found = []
-    for test in tests:
+    for test in commands(path, text):
         test.words = [*launch.prefix, launch.argv[0], *before,
                       *test.words[2:]]
         test.repeats, test.env = command.repeats, command.env
-        for invocation in judge(test, context):
-            invocation.not_judged.extend(
-                f'IOR directive {said}: not judged' for said in unjudged)
-            found.append(invocation)
+        found += said_unjudged(test, judge(test, context))
     return found
+
+
+def said_unjudged(test, invocations):
+    '''``invocations`` of one test, each saying the directives of it
+    the audit does not judge.'''
+    for invocation in invocations:
+        invocation.not_judged.extend(
+            f'IOR directive {said}: not judged' for said in test.unjudged)
+    return invocations

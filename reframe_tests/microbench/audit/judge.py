@@ -163,13 +163,9 @@ def _judge_text(name, text, kind, context, argv):
             lambda command: _judge_command(command, context, required=True),
             'commands')
     if kind == IOR_SCRIPT:
-        tests, unjudged = iorscript.commands(name, text)
-        found = bounds.judged(tests, lambda command: _required(
-            command, context), 'commands')
-        for invocation in found:
-            invocation.not_judged.extend(
-                f'IOR directive {said}: not judged' for said in unjudged)
-        return found
+        return bounds.judged(
+            iorscript.commands(name, text), lambda test: iorscript
+            .said_unjudged(test, _required(test, context)), 'commands')
     if kind == ELBENCHO_CONFIG:
         argv = elbenchofile.argv_of(name, text)
         where = Where(name, None, ' '.join(argv))
