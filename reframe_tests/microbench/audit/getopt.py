@@ -14,7 +14,7 @@ from microbench.audit.findings import Unreadable
 
 #: A word that is a variable the input does not set (``$PARAMS``): it
 #: may hold options; passed over, and said by the audit
-UNSET = re.compile(r'^\$\{?\w+\}?$')
+UNSET = re.compile(r'^\$\{?(\w+)\}?$')
 
 
 @dataclass(slots=True)

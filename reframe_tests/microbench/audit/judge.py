@@ -7,11 +7,11 @@ from collections import ChainMap
 from dataclasses import dataclass, field
 
 from microbench.audit import (batch, batchjob, bounds, darshanlog, elbencho,
-                              elbenchofile, fio, io500, io500run, ior,
+                              elbenchofile, fio, getopt, io500, io500run, ior,
                               iorscript, network, reframecheck, words)
 from microbench.audit.bounds import excerpt
-from microbench.audit.programs import KNOWN, VARIABLE, canonical, tool_of
 from microbench.audit.context import Context, node_memory, osu_version_in
+from microbench.audit.programs import KNOWN, canonical, tool_of
 from microbench.audit.findings import Unreadable, Where
 
 #: A Darshan log's names (its content is told by
@@ -276,7 +276,7 @@ def _said_unset(found, launch):
         notes.append(f'{excerpt(launch.argv[0])} read as {launch.renamed} '
                      f'(its name)')
     unset = sorted({word for word in launch.argv[1:]
-                    if VARIABLE.match(word)})
+                    if getopt.UNSET.match(word)})
     if unset:
         notes.append(f'what {", ".join(excerpt(w) for w in unset[:5])} '
                      f'hold: the input does not set them')

@@ -4,7 +4,7 @@ the tool).'''
 
 import re
 
-from microbench.audit import io500run
+from microbench.audit import getopt, io500run
 
 #: libfabric's own programs, not fabtests' (fi_pingpong, libfabric's
 #: util/pingpong.c, a program of its own, is judged on its own)
@@ -46,8 +46,6 @@ def tool_of(program):
 #: ``osu_bw.x``, ``ior_bin``, ``fio-3.33``)
 _SUFFIX = re.compile(r'(\.x|\.exe|[-_.]bin|[-_.]v?\d+(\.\d+)*)$',
                      re.IGNORECASE)
-#: A program named by a variable the input does not set
-VARIABLE = re.compile(r'^\$\{?(\w+)\}?$')
 #: The parts of a variable's name that say it is no program
 _NOT_PROGRAM = {'dir', 'path', 'home', 'root', 'opts', 'args', 'params',
                 'flags', 'options', 'prefix', 'base', 'src', 'build',
@@ -60,7 +58,7 @@ _NAMED_BY_VARIABLE = ('ior', 'mdtest', 'fio', 'elbencho')
 def canonical(program):
     '''The benchmark a program word names otherwise (a renamed binary,
     a variable whose name says the tool), or None.'''
-    variable = VARIABLE.match(program)
+    variable = getopt.UNSET.match(program)
     if variable:
         parts = variable[1].lower().split('_')
         if _NOT_PROGRAM & set(parts):

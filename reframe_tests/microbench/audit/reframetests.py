@@ -18,9 +18,6 @@ from microbench.audit.batch import Command
 from microbench.audit.findings import Where
 from microbench.audit.programs import tool_of
 
-#: A program word that is a benchmark of the audit's
-_BENCHMARK = re.compile(r'osu_[a-z_]+|ior|mdtest|fio|elbencho|fi_[a-z_]+')
-
 #: A test's placement, as its launcher (srun) is told it
 _PLACEMENT = {'num_tasks': '--ntasks', 'num_tasks_per_node':
               '--ntasks-per-node'}
@@ -129,8 +126,7 @@ def _assigned(summary, name, value):
         text = constant if isinstance(constant, str) else ''
         first = text.split()[0].rsplit('/', 1)[-1] if text.split() else ''
         summary.sets_executable = True
-        summary.executable = first if _BENCHMARK.fullmatch(first) and \
-            tool_of(first) else None
+        summary.executable = first if tool_of(first) else None
     elif name in _PLACEMENT and isinstance(constant, int) and \
             not isinstance(constant, bool):
         summary.placement[name] = constant
