@@ -15,6 +15,7 @@ BaseLoader: every scalar a text) says its members are.  Both parsers
 PyYAML offers (libyaml's and its own) run every case.'''
 
 import os
+import shutil
 import string
 import tempfile
 
@@ -67,6 +68,7 @@ EACH_PARSER = pytest.mark.parametrize('parser', PARSERS,
 def _tally():
     yield
     dump()
+    shutil.rmtree(FOLDER, ignore_errors=True)    # gone after the run
 
 
 def example():
