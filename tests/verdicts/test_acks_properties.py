@@ -55,8 +55,9 @@ EXAMPLE = os.path.join(acks.directory(), 'examples', 'slurm_cluster.yaml')
 ENDINGS = (': left out', ': no acknowledgement of it applies',
            ': ignored')
 
-#: Where the mutated files are written (one folder for the module)
-FOLDER = tempfile.mkdtemp(prefix='acks-properties-')
+#: Where the mutated files are written (one folder for the module, made
+#: when its tests start: a worker that only collects them makes none)
+FOLDER = None
 
 
 #: Each test runs with each parser
@@ -66,6 +67,8 @@ EACH_PARSER = pytest.mark.parametrize('parser', PARSERS,
 
 @pytest.fixture(scope='module', autouse=True)
 def _tally():
+    global FOLDER
+    FOLDER = tempfile.mkdtemp(prefix='acks-properties-')
     yield
     dump()
     shutil.rmtree(FOLDER, ignore_errors=True)    # gone after the run
