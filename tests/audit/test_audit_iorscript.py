@@ -37,9 +37,10 @@ def test_each_run_keeps_the_directives_before_it():
     assert second[:4] == ['mpirun', 'ior', '-a', 'dummy']
     assert second[4:] == first[4:]
     # what the audit does not judge, said of the test that has it
-    assert tests[0].unjudged == ['multiFile=1']
-    assert tests[1].unjudged == ['--dummy.delay-create=1000',
-                                 'multiFile=1']
+    assert tests[0].not_judged == ['IOR directive multiFile=1: not judged']
+    assert tests[1].not_judged == [
+        'IOR directive --dummy.delay-create=1000: not judged',
+        'IOR directive multiFile=1: not judged']
 
 
 def test_a_script_without_an_order_reads_back_its_own_writes():

@@ -9,7 +9,7 @@ variable the command uses is a sweep of configurations, each run once.
 import itertools
 import re
 from collections import ChainMap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from microbench.audit import bounds, io500v1, shellflow, shellvars, words
 from microbench.audit.findings import Unreadable, Where
@@ -41,6 +41,8 @@ class Command:
     #: the files the script wrote before it in here-documents: name ->
     #: text
     files: dict = None
+    #: what of it the audit does not judge, said of each invocation
+    not_judged: list = field(default_factory=list)
 
 
 def commands(name, text, initial_env=None, prompt=False, reader=None,

@@ -77,8 +77,8 @@ def _words(settings):
 
 
 def commands(name, text):
-    '''The :class:`~.batch.Command` of every test, each with the
-    directives of it the audit does not judge (``unjudged``).'''
+    '''The :class:`~.batch.Command` of every test, each saying the
+    directives of it the audit does not judge (``not_judged``).'''
     lines = text.splitlines()
     start = next((i for i, line in enumerate(lines) if _START.match(line)),
                  None)
@@ -119,9 +119,9 @@ def commands(name, text):
     for number, test, others in tests:
         argv = _words(test)
         where = Where(name, number, f'RUN: {" ".join(argv[1:])}')
-        command = Command(where, argv, 1, None, {})
-        command.unjudged = sorted(others.values())
-        out.append(command)
+        out.append(Command(where, argv, 1, None, {}, not_judged=[
+            f'IOR directive {said}: not judged'
+            for said in sorted(others.values())]))
     return out
 
 
@@ -156,14 +156,5 @@ def follow(launch, command, context, reader, judge):
         test.words = [*launch.prefix, launch.argv[0], *before,
                       *test.words[2:]]
         test.repeats, test.env = command.repeats, command.env
-        found += said_unjudged(test, judge(test, context))
+        found += judge(test, context)
     return found
-
-
-def said_unjudged(test, invocations):
-    '''``invocations`` of one test, each saying the directives of it
-    the audit does not judge.'''
-    for invocation in invocations:
-        invocation.not_judged.extend(
-            f'IOR directive {said}: not judged' for said in test.unjudged)
-    return invocations

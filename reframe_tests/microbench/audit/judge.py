@@ -163,9 +163,9 @@ def _judge_text(name, text, kind, context, argv):
             lambda command: _judge_command(command, context, required=True),
             'commands')
     if kind == IOR_SCRIPT:
-        return bounds.judged(
-            iorscript.commands(name, text), lambda test: iorscript
-            .said_unjudged(test, _required(test, context)), 'commands')
+        return bounds.judged(iorscript.commands(name, text),
+                             lambda test: _required(test, context),
+                             'commands')
     if kind == ELBENCHO_CONFIG:
         argv = elbenchofile.argv_of(name, text)
         where = Where(name, None, ' '.join(argv))
@@ -253,6 +253,8 @@ def _judge_command(command, context, required, striped=False,
         return []
     found = _judge_tool(tool, launch, command, context, striped)
     _said_unset(found, launch)
+    for invocation in found:
+        invocation.not_judged.extend(command.not_judged)
     if command.unswept:
         for invocation in found:
             invocation.not_judged.append(
