@@ -11,7 +11,8 @@ import re
 from collections import ChainMap
 from dataclasses import dataclass, field
 
-from microbench.audit import bounds, io500v1, shellflow, shellvars, words
+from microbench.audit import (bounds, harnesses, io500v1, shellflow,
+                              shellvars, words)
 from microbench.audit.findings import Unreadable, Where
 
 #: What separates commands on a line (the blanks around them are
@@ -22,6 +23,8 @@ _SPLIT = re.compile(r'&&|\|\||;|\|')
 _FOR = re.compile(r'\s*for\s+(\w+)\s+in\s+')
 _DO = re.compile(r';\s*do\b')
 _WHILE = re.compile(r'^\s*(while|until)\b')
+#: A ``#!`` line whose shell runs with ``-e`` (``#!/bin/bash -ex``)
+_ERREXIT_SHEBANG = re.compile(r'\s-\w*e')
 
 
 @dataclass
@@ -43,6 +46,8 @@ class Command:
     files: dict = None
     #: what of it the audit does not judge, said of each invocation
     not_judged: list = field(default_factory=list)
+    #: the script runs under ``set -e``: it stops if this command fails
+    errexit: bool = False
 
 
 def commands(name, text, initial_env=None, prompt=False, reader=None,
@@ -55,7 +60,8 @@ def commands(name, text, initial_env=None, prompt=False, reader=None,
     appended to ``ended``).  Here-documents are files the script writes
     (:attr:`Command.files`), a call of a function that runs what it is
     given is the command it runs, a sourced IO500 driver the commands it
-    runs (:mod:`.shellflow`, :mod:`.io500v1`).
+    runs, a sourced test harness its functions (:mod:`.shellflow`,
+    :mod:`.io500v1`, :mod:`.harnesses`).
 
     :raises Unreadable: loops nested past :data:`~.bounds.MAX_LOOP_DEPTH`,
         expansions past :data:`~.bounds.MAX_EXPANSION_BYTES`.
@@ -66,19 +72,29 @@ def commands(name, text, initial_env=None, prompt=False, reader=None,
         stripped = line.strip()
         if prompt and stripped.startswith('$ '):
             stripped = stripped[2:]
+        if number == 1 and stripped.startswith('#!'):
+            flow.errexit = _ERREXIT_SHEBANG.search(stripped) is not None
         if not stripped or stripped.startswith('#'):
             continue
+        errexit = shellflow.errexit(stripped)
+        if errexit is not None:
+            flow.errexit = errexit
         where = Where(name, number, line.strip())
         document = shellflow.heredoc(stripped)
         if document:
             flow.read_document(lines, document)
+        one_line = shellflow.one_line_function(stripped)
+        if one_line:
+            flow.functions.enter(one_line[0])
+            _parts(flow, one_line[1], where)
+            flow.functions.leave()
+            continue
         if flow.block(stripped):
             continue
         if flow.top_level and shellflow.is_exit(stripped):
             if ended is not None:
                 ended.append(where)
             break
-        flow.functions.read(stripped)
         stripped = shellflow.without_conditions(stripped)
         loop = _for(stripped)
         if loop:
@@ -93,14 +109,20 @@ def commands(name, text, initial_env=None, prompt=False, reader=None,
             _nest(flow.loops, where)
             flow.loops.append((None, None, number, None))
             continue
-        for part in _SPLIT.split(stripped):
-            part = re.sub(r'^(do|then|else|elif|if)\s+', '', part.strip())
-            if not part or part in ('do', 'then', 'else', 'done'):
-                if part == 'done' and flow.loops:
-                    flow.loops.pop()
-                continue
-            flow.part(part, where)
+        _parts(flow, stripped, where)
     return flow.out
+
+
+def _parts(flow, stripped, where):
+    '''Read the commands of a line, part by part (``a && b; c``).'''
+    for part in _SPLIT.split(stripped):
+        part = re.sub(r'^(do|then|else|elif|if)\s+', '', part.strip())
+        if not part or part in ('do', 'then', 'else', 'done'):
+            if part == 'done' and flow.loops:
+                flow.loops.pop()
+            continue
+        if not flow.functions.read(part):    # a runner runs when called
+            flow.part(part, where)
 
 
 #: A variable set to a command's output: the command runs
@@ -121,6 +143,7 @@ class _Flow:
         self.files = {}
         self.out = []
         self._brace = False       # a function's head without its {
+        self.errexit = False      # set -e: a failing command ends it
 
     @property
     def top_level(self):
@@ -183,6 +206,11 @@ class _Flow:
                                           f'[{driver}] '
                                           f'{" ".join(command.words)}')
             return
+        if split and split[0] in ('source', '.') and len(split) > 1 and \
+                words.program_name(split[1]) in harnesses.RUNNERS:
+            self.functions.runners.update(
+                harnesses.RUNNERS[words.program_name(split[1])])
+            return
         called = self.functions.call(split) if split else None
         if called is not None and self.reader is not None and \
                 len(called) > len(part):
@@ -198,6 +226,7 @@ class _Flow:
         added = _commands_of(part, where, self.loops, self.env, self.reader)
         for command in added:
             command.files = self.files
+            command.errexit = self.errexit
             self.out.append(command)
         return added
 

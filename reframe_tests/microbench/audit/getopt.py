@@ -29,9 +29,12 @@ class Given:
     span: int = 1
 
 
-def parse(argv, table, program, where, positional=False):
+def parse(argv, table, program, where, positional=False, groups=False):
     '''[:class:`Given`] of ``argv`` (program first) against ``table``
     ({option: (takes a value, releases)}), and the positional words.
+    With ``groups`` (IOR's ``option.c`` since 4.0), a letter of a group
+    of flags that is no option is passed over where another letter of
+    the group is one (``-z-k`` is ``-z -k``).
 
     :raises Unreadable: on an option no release of the tool has, or one
         whose value is missing.
@@ -70,8 +73,11 @@ def parse(argv, table, program, where, positional=False):
                                i - start))
             continue
         letters = word[1:]
+        known = groups and any(f'-{letter}' in table for letter in letters)
         for index, letter in enumerate(letters):
             name = f'-{letter}'
+            if name not in table and known:
+                continue
             if name not in table:
                 raise Unreadable(f'{where}: {program} has no option {name} '
                                  f'(in {excerpt(word)}; {program} would '

@@ -65,7 +65,7 @@ def _text(launch, argv):
 def judge_ior(launch, where, context):
     argv = launch.argv
     table = options.getopt_table('ior')
-    given, _ = getopt.parse(argv, table, 'IOR', where)
+    given, _ = getopt.parse(argv, table, 'IOR', where, groups=True)
     found = Invocation('IOR', where)
     directives = _directives(given)
     for option in given:
@@ -266,7 +266,7 @@ def _ior_stripes(found, given, directives, launch):
 def judge_mdtest(launch, where, context):
     argv = launch.argv
     table = options.getopt_table('mdtest')
-    given, _ = getopt.parse(argv, table, 'mdtest', where)
+    given, _ = getopt.parse(argv, table, 'mdtest', where, groups=True)
     found = Invocation('mdtest', where)
     phases = {o.name for o in given if o.name in ('-C', '-T', '-E', '-r')}
     stats = '-T' in phases or not phases

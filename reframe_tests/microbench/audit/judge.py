@@ -31,6 +31,10 @@ class Report:
     #: why a readable input runs no benchmark (a script that exits before
     #: any), or None
     note: str = None
+    #: the commands of a script, check or IOR script the audit could not
+    #: read, each why in one line; the others are judged (a shell goes on
+    #: past a command that fails, unless ``set -e``)
+    not_read: list = field(default_factory=list)
 
     @property
     def findings(self):
@@ -38,7 +42,7 @@ class Report:
 
     def as_dict(self):
         return {'input': self.name, 'kind': self.kind, 'error': self.error,
-                'note': self.note,
+                'note': self.note, 'not_read': list(self.not_read),
                 'clean': self.error is None and not self.findings,
                 'invocations': [i.as_dict() for i in self.invocations]}
 
@@ -150,22 +154,55 @@ def _judge_bytes(report, name, data, context, argv):
         return
     text = decode(data, name)
     report.kind = COMMAND if argv else kind_of(name, text)
-    report.invocations = _judge_text(name, text, report.kind, context, argv)
+    report.invocations = _judge_text(name, text, report.kind, context, argv,
+                                     report.not_read)
 
 
-def _judge_text(name, text, kind, context, argv):
+def _each(items, judge, refused):
+    '''The invocations of each of ``items`` (commands of one input) the
+    audit can read; why each other one cannot is appended to ``refused``,
+    and the input is refused only where none can be read.  A command
+    refused under ``set -e`` (:attr:`.batch.Command.errexit`) ends the
+    script: what follows it is not judged, and said.'''
+    items = list(items)
+    stopped = []
+
+    def one(numbered):
+        index, item = numbered
+        if stopped:
+            return []
+        try:
+            return judge(item)
+        except Unreadable as err:
+            refused.append(str(err))
+            later = len(items) - index - 1
+            if getattr(item, 'errexit', False) and later:
+                stopped.append(f'{item.where}: the script stops here under '
+                               f'set -e: {later} later command'
+                               f'{"s" if later != 1 else ""} not judged')
+            return []
+    found = bounds.judged(enumerate(items), one, 'commands')
+    if not found and refused:
+        more = len(refused) - 1
+        raise Unreadable(refused[0] + (f' (and {more} more refusal'
+                                       f'{"s" if more != 1 else ""})'
+                                       if more else ''))
+    refused.extend(stopped)
+    return found
+
+
+def _judge_text(name, text, kind, context, argv, refused):
     if kind == IO500:
         return io500run.judge_config(name, text, context, _required)
     if kind == REFRAME_CHECK:
         context = context.with_(whole_run=True)
-        return bounds.judged(
+        return _each(
             reframecheck.commands(name, text, reader_for(context)),
             lambda command: _judge_command(command, context, required=True),
-            'commands')
+            refused)
     if kind == IOR_SCRIPT:
-        return bounds.judged(iorscript.commands(name, text),
-                             lambda test: _required(test, context),
-                             'commands')
+        return _each(iorscript.commands(name, text),
+                     lambda test: _required(test, context), refused)
     if kind == ELBENCHO_CONFIG:
         argv = elbenchofile.argv_of(name, text)
         where = Where(name, None, ' '.join(argv))
@@ -186,11 +223,11 @@ def _judge_text(name, text, kind, context, argv):
             job.osu_version, osu_version_from=context.osu_version_from or
             (f'{name} {job.osu_version_from}' if job.osu_version else None))
         ended = []
-        found = bounds.judged(
+        found = _each(
             batch.commands(name, text, batchjob.job_env(job),
                            reader=reader_for(context), ended=ended),
             lambda command: _judge_command(command, context, required=False,
-                                           striped=job.striped), 'commands')
+                                           striped=job.striped), refused)
         if not found and ended:
             raise NothingRuns(f'{ended[0]}: the script exits here '
                               f'({excerpt(ended[0].text)}) before any '

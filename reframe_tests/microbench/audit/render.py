@@ -56,6 +56,8 @@ def text(reports):
                        f'{judged} judged)')
         for invocation in report.invocations:
             out.extend(_invocation(report, invocation))
+        for said in report.not_read:
+            out.append(_wrap(f'{report.name}: not read', said, 0))
     return '\n'.join(out) + '\n'
 
 
@@ -126,6 +128,8 @@ def sarif(reports, version):
             notes.append({'level': 'error',
                           'message': {'text': report.error}})
             continue
+        for said in report.not_read:
+            notes.append({'level': 'warning', 'message': {'text': said}})
         for invocation in report.invocations:
             for finding in invocation.findings:
                 results.append(_result(report, finding, index))
@@ -134,7 +138,8 @@ def sarif(reports, version):
             'name': 'microbench audit', 'version': version,
             'rules': rules}},
         'results': results,
-        'invocations': [{'executionSuccessful': not notes,
+        'invocations': [{'executionSuccessful': not any(
+            note['level'] == 'error' for note in notes),
                          'toolExecutionNotifications': notes}],
     }
     return json.dumps({'$schema': SARIF_SCHEMA, 'version': '2.1.0',

@@ -17,13 +17,33 @@ CONDITION = re.compile(r'\[\[.*?\]\]|(?<!\S)\[\s.*?\s\](?!\S)')
 #: A shell function's head: ``function name {``, ``name() {``
 _FUNCTION = re.compile(r'^\s*(?:function\s+([\w.-]+)\s*(?:\(\s*\))?|'
                        r'([\w.-]+)\s*\(\s*\))\s*(\{)?\s*$')
+#: A function on one line: ``name() { body; }``
+_ONE_LINE = re.compile(r'^\s*(?:function\s+([\w.-]+)\s*(?:\(\s*\))?|'
+                       r'([\w.-]+)\s*\(\s*\))\s*\{\s+(.*?);?\s*\}\s*;?$')
 #: An ``exit`` that ends the script
 _EXIT = re.compile(r'^exit(\s+\d+)?\s*;?$')
-#: The arguments a function's body passes on
-_ARGUMENTS = re.compile(r'"?\$(?:\{?[1-9]\}?|@|\*|\{@\}|\{\*\})"?')
+#: The arguments a function's body passes on (``$1``, ``"$@"``,
+#: ``${@:2}``: from the second on)
+_ARGUMENTS = re.compile(r'"?\$(?:\{?[1-9]\}?|@|\*|\{[@*]\}|'
+                        r'\{[@*]:[1-9]\d?\})"?')
+#: ``shift`` and how many it drops
+_SHIFT = re.compile(r'^shift(?:\s+([1-9]))?\s*;?$')
 #: Words that start no benchmark in a function's body
 _NOT_RUNNERS = ('echo', 'printf', 'local', 'return', 'shift', 'test', '[',
                 '[[', 'declare', 'export', 'set', 'cd', 'mkdir', 'rm', 'cp')
+
+
+#: ``set -e`` (``set -euo pipefail``, ``set -o errexit``) and ``set +e``
+_SET_E = re.compile(r'^set\s+(?:([-+])\w*e\w*\b|([-+])o\s+errexit\b)')
+
+
+def errexit(stripped):
+    '''True where a line turns ``set -e`` on, False where ``set +e``
+    turns it off, else None.'''
+    match = _SET_E.match(stripped)
+    if match is None:
+        return None
+    return (match[1] or match[2]) == '-'
 
 
 def heredoc(line):
@@ -56,6 +76,14 @@ def function_head(stripped):
     return match[1] or match[2], match[3] is not None
 
 
+def one_line_function(stripped):
+    '''(its name, its body) of a function on one line, else None.'''
+    match = _ONE_LINE.match(stripped)
+    if match is None:
+        return None
+    return match[1] or match[2], match[3]
+
+
 class Functions:
     '''The script's functions that run what they are given: name ->
     the command their body runs, its arguments as ``$1``, ``$@``.'''
@@ -64,39 +92,76 @@ class Functions:
         self.runners = {}
         self._body = None         # (name, {variable: value}) while inside
         self._assigned = {}
+        self._shift = 0
 
     def enter(self, name):
         self._body = name
         self._assigned = {}
+        self._shift = 0
 
     def leave(self):
         self._body = None
         self._assigned = {}
+        self._shift = 0
 
     @property
     def inside(self):
         return self._body is not None
 
+    def _locals(self, text):
+        '''``text`` with the body's variables set so far in place.'''
+        if not self._assigned:
+            return text
+
+        def value(match):
+            name = match[1] or match[2]
+            return self._assigned.get(name, match[0])
+        return re.sub(r'\$\{(\w+)\}|\$([A-Za-z_]\w*)', value, text)
+
+    def _shifted(self, text):
+        '''``text`` with its arguments as the call gives them, after the
+        ``shift`` read so far (``$1`` after one shift is the second).'''
+        if not self._shift:
+            return text
+
+        def moved(match):
+            inner = match[0].strip('"').strip('$').strip('{}')
+            if inner[0] in '@*':
+                start = int(inner[2:]) if ':' in inner else 1
+                return f'"${{@:{start + self._shift}}}"'
+            return f'${{{int(inner) + self._shift}}}'
+        return _ARGUMENTS.sub(moved, text)
+
     def read(self, stripped):
-        '''Note a line of the body being read: an assignment, or a
-        command that runs the function's arguments.'''
+        '''Note a line of the body being read: an assignment, a
+        ``shift``, or a command that runs the function's arguments; True
+        for that command (it runs when the function is called, with
+        them, not where it is defined).'''
         if self._body is None or self._body in self.runners:
-            return
+            return False
+        shift = _SHIFT.match(stripped)
+        if shift:
+            self._shift += int(shift[1] or 1)
+            return False
         assignment = re.match(r'^(?:local\s+)?(\w+)=(.*)$', stripped)
         if assignment:
             value = assignment[2].strip()
             if len(value) > 1 and value[0] == value[-1] and value[0] in '"\'':
                 value = value[1:-1]
-            self._assigned[assignment[1]] = value
-            return
+            self._assigned[assignment[1]] = self._locals(
+                self._shifted(value))
+            return False
         first = stripped.split(None, 1)[0] if stripped.split() else ''
         variable = re.fullmatch(r'\$\{?(\w+)\}?', first)
         if variable and variable[1] in self._assigned and _ARGUMENTS.search(
                 self._assigned[variable[1]]):
-            tail = stripped[len(first):]
+            tail = self._locals(self._shifted(stripped[len(first):]))
             self.runners[self._body] = self._assigned[variable[1]] + tail
-        elif first not in _NOT_RUNNERS and _ARGUMENTS.search(stripped):
-            self.runners[self._body] = stripped
+            return True
+        if first not in _NOT_RUNNERS and _ARGUMENTS.search(stripped):
+            self.runners[self._body] = self._locals(self._shifted(stripped))
+            return True
+        return False
 
     def call(self, arguments):
         '''The command a call runs (``arguments``: the call's words, the
@@ -108,8 +173,10 @@ class Functions:
 
         def argument(match):
             text = match[0].strip('"')
-            if text in ('$@', '$*', '${@}', '${*}'):
-                return ' '.join(given)
-            index = int(text.strip('${}'))
+            inner = text.strip('$').strip('{}')
+            if inner[0] in '@*':
+                start = int(inner[2:]) if ':' in inner else 1
+                return ' '.join(given[start - 1:])
+            index = int(inner)
             return given[index - 1] if index <= len(given) else ''
         return _ARGUMENTS.sub(argument, template)
