@@ -158,6 +158,13 @@ CASES = [
          'calls', lambda n: ('calls.sh', ('#!/bin/bash\nmyrun() {\n'
                                           '  mpirun -np 2 $1\n}\n' + ''.join(
              f'myrun "ior -w -b {k + 1}m"\n' for k in range(n))).encode())),
+    Case('a run of blanks after a function\'s head', _doubling(2 * 2**20),
+         'blanks', lambda n: ('head.sh', b'#!/bin/bash\nrun() {' + b' ' * n
+                              + b'x\nior -w -b 1m -e\n')),
+    Case('commands the tool refuses', _doubling(4000), 'commands',
+         lambda n: ('refused.sh', ('#!/bin/bash\n'
+                                   + 'ior -w -b 1m 2\n' * n
+                                   + 'ior -w -b 1m -e\n').encode())),
     Case('io500 runs of a here-document', _doubling(600), 'runs',
          lambda n: ('io500.sh', ('#!/bin/bash\ncat > c.ini << EOF\n'
                                  '[global]\ndatadir = /scratch\nEOF\n'

@@ -10,7 +10,8 @@ the second corpus's ``other-ior-basic-tests.sh``).'''
 import json
 import os
 
-from microbench.audit import batch, getopt, judge, options, render, shellflow
+from microbench.audit import (batch, bounds, getopt, judge, options, render,
+                              shellflow)
 
 import fixtures
 from corpus2 import audited, text
@@ -140,3 +141,12 @@ def test_nothing_read_is_still_refused_with_every_reason_counted():
     report = audited(BASIC, script)
     assert report.invocations == []
     assert ':15:' in report.error and '(and 1 more refusal)' in report.error
+
+
+def test_the_commands_not_read_are_listed_up_to_a_cap():
+    broken = _broken(15, '-C', '\u2013C').splitlines(keepends=True)
+    script = ''.join(broken[:15] + broken[14:15] * 29 + broken[15:])
+    report = audited(BASIC, script)
+    assert [inv.where.line for inv in report.invocations] == [46]
+    assert len(report.not_read) == bounds.MAX_NOT_READ + 1
+    assert report.not_read[-1].startswith('10 more commands not read')

@@ -58,6 +58,8 @@ MAX_EXPANSION_BYTES = 1 * MIB
 WHOLE_REWRITE_BYTES = 1 * MIB
 #: The invocations of one input judged (fio itself runs 4096 jobs at most)
 MAX_INVOCATIONS = 10000
+#: Commands of one input a report lists as not read (the rest counted)
+MAX_NOT_READ = 20
 #: The options of one command read (a flag of a group is one)
 MAX_OPTIONS = 2**20
 #: The characters of the input quoted in a message

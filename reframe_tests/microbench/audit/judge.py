@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from microbench.audit import (batch, batchjob, bounds, darshanlog, elbencho,
                               elbenchofile, fio, getopt, io500, io500run, ior,
-                              iorscript, network, reframecheck, words)
+                              iorscript, network, readable, reframecheck,
+                              words)
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import Context, node_memory, osu_version_in
 from microbench.audit.programs import KNOWN, canonical, tool_of
@@ -158,50 +159,17 @@ def _judge_bytes(report, name, data, context, argv):
                                      report.not_read)
 
 
-def _each(items, judge, refused):
-    '''The invocations of each of ``items`` (commands of one input) the
-    audit can read; why each other one cannot is appended to ``refused``,
-    and the input is refused only where none can be read.  A command
-    refused under ``set -e`` (:attr:`.batch.Command.errexit`) ends the
-    script: what follows it is not judged, and said.'''
-    items = list(items)
-    stopped = []
-
-    def one(numbered):
-        index, item = numbered
-        if stopped:
-            return []
-        try:
-            return judge(item)
-        except Unreadable as err:
-            refused.append(str(err))
-            later = len(items) - index - 1
-            if getattr(item, 'errexit', False) and later:
-                stopped.append(f'{item.where}: the script stops here under '
-                               f'set -e: {later} later command'
-                               f'{"s" if later != 1 else ""} not judged')
-            return []
-    found = bounds.judged(enumerate(items), one, 'commands')
-    if not found and refused:
-        more = len(refused) - 1
-        raise Unreadable(refused[0] + (f' (and {more} more refusal'
-                                       f'{"s" if more != 1 else ""})'
-                                       if more else ''))
-    refused.extend(stopped)
-    return found
-
-
 def _judge_text(name, text, kind, context, argv, refused):
     if kind == IO500:
         return io500run.judge_config(name, text, context, _required)
     if kind == REFRAME_CHECK:
         context = context.with_(whole_run=True)
-        return _each(
+        return readable.judged_each(
             reframecheck.commands(name, text, reader_for(context)),
             lambda command: _judge_command(command, context, required=True),
             refused)
     if kind == IOR_SCRIPT:
-        return _each(iorscript.commands(name, text),
+        return readable.judged_each(iorscript.commands(name, text),
                      lambda test: _required(test, context), refused)
     if kind == ELBENCHO_CONFIG:
         argv = elbenchofile.argv_of(name, text)
@@ -223,7 +191,7 @@ def _judge_text(name, text, kind, context, argv, refused):
             job.osu_version, osu_version_from=context.osu_version_from or
             (f'{name} {job.osu_version_from}' if job.osu_version else None))
         ended = []
-        found = _each(
+        found = readable.judged_each(
             batch.commands(name, text, batchjob.job_env(job),
                            reader=reader_for(context), ended=ended),
             lambda command: _judge_command(command, context, required=False,

@@ -14,12 +14,11 @@ _HEREDOC = re.compile(r'(?<!<)<<(-?)\s*([\'"]?)(\w+)\2')
 _TARGET = re.compile(r'(?<![\w<>&])>>?\s*([^\s;&|<>]+)')
 #: A test expression, where no command runs
 CONDITION = re.compile(r'\[\[.*?\]\]|(?<!\S)\[\s.*?\s\](?!\S)')
-#: A shell function's head: ``function name {``, ``name() {``
-_FUNCTION = re.compile(r'^\s*(?:function\s+([\w.-]+)\s*(?:\(\s*\))?|'
-                       r'([\w.-]+)\s*\(\s*\))\s*(\{)?\s*$')
-#: A function on one line: ``name() { body; }``
-_ONE_LINE = re.compile(r'^\s*(?:function\s+([\w.-]+)\s*(?:\(\s*\))?|'
-                       r'([\w.-]+)\s*\(\s*\))\s*\{\s+(.*?);?\s*\}\s*;?$')
+#: A shell function's name and parentheses: ``function name``, ``name()``
+#: (what follows is checked apart: two blank runs side by side in one
+#: expression were quadratic on a line of blanks)
+_FUNCTION = re.compile(r'^\s*(?:function\s+([\w.-]+)(?:\s*\(\s*\))?|'
+                       r'([\w.-]+)\s*\(\s*\))')
 #: An ``exit`` that ends the script
 _EXIT = re.compile(r'^exit(\s+\d+)?\s*;?$')
 #: The arguments a function's body passes on (``$1``, ``"$@"``,
@@ -73,15 +72,26 @@ def function_head(stripped):
     match = _FUNCTION.match(stripped)
     if match is None:
         return None
-    return match[1] or match[2], match[3] is not None
+    rest = stripped[match.end():].strip()
+    if rest not in ('', '{'):
+        return None
+    return match[1] or match[2], rest == '{'
 
 
 def one_line_function(stripped):
-    '''(its name, its body) of a function on one line, else None.'''
-    match = _ONE_LINE.match(stripped)
+    '''(its name, its body) of a function on one line (``name() { body;
+    }``), else None.'''
+    match = _FUNCTION.match(stripped)
     if match is None:
         return None
-    return match[1] or match[2], match[3]
+    rest = stripped[match.end():].strip()
+    if not rest.startswith('{') or rest[1:2] not in (' ', '\t'):
+        return None
+    rest = rest.rstrip(';').rstrip()
+    if not rest.endswith('}'):
+        return None
+    body = rest[1:-1].strip().rstrip(';').rstrip()
+    return (match[1] or match[2], body) if body else None
 
 
 class Functions:
