@@ -269,23 +269,6 @@ def test_osu_version_decides_certainty():
         0].pitfall == 'M1'
 
 
-@pytest.mark.parametrize('launcher, expected', [
-    ([], None), (['aprun', '-n', '1'], CERTAIN),
-    (['srun', '-n', '1'], 'depends'), (['mpirun', '-np', '1'], 'depends'),
-    (['mpiexec', '-n', '1', '-ppn', '1'], None),
-    (['srun', '--cpu-bind=none', '-n', '1'], None),
-    (['taskset', '-c', '0'], CERTAIN),
-    (['mpirun', '--bind-to', 'none', '-np', '1'], None)])
-def test_fabtests_binding_by_launcher(launcher, expected):
-    report = audit_words(*launcher, 'fi_msg_bw', '-p', 'tcp', '-c', 'fd',
-                         '10.0.0.1')
-    found = [f for f in report.findings if f.pitfall == 'N3']
-    if expected is None:
-        assert not found, found
-    else:
-        assert found[0].certainty.startswith(expected)
-
-
 def test_fabtests_completion():
     report = audit_file(corpus('fabtests-msg_pingpong-I5.cmd'))
     assert finding(report, 'N2').realistic == 'fi_msg_pingpong -I 5 -c fd'

@@ -11,7 +11,7 @@ The options are those of the tools' sources: OSU 7.2's
 import re
 
 from microbench import knobs
-from microbench.audit import getopt, words
+from microbench.audit import getopt, launchers, words
 from microbench.audit.context import repeated, version_tuple
 from microbench.audit.findings import (CERTAIN, Finding, Invocation,
                                        depends)
@@ -315,7 +315,7 @@ def _binding(found, launch, given, program):
     elif launch.binding == 'unbound':
         return
     else:
-        binds, why = words.DEFAULT_BINDING.get(launch.flavour,
+        binds, why = launchers.DEFAULT_BINDING.get(launch.flavour,
                                                (None, 'unknown launcher'))
         if binds is False:
             return

@@ -6,14 +6,16 @@ A command line may start with environment settings, wrappers (``env``,
 the program's words, the launcher's flavour, the nodes and tasks it asks,
 and how it binds (explicitly, or by its default: Open MPI's ``mpirun``,
 ``aprun`` and ``jsrun`` bind each process to cores; MPICH's Hydra does not,
-measured here; ``srun`` binds as the site's Slurm is configured).
+measured here; ``srun`` binds as the site's Slurm is configured); the
+launchers themselves are read by :mod:`.launchers`.
 '''
 
 import re
 import shlex
 from dataclasses import dataclass, field
 
-from microbench.audit import shellwords
+from microbench.audit import launchers, shellwords
+from microbench.audit.launchers import LAUNCHER_VARIABLE, LAUNCHERS
 from microbench.audit.bounds import excerpt, integer
 from microbench.audit.findings import Unreadable
 
@@ -21,36 +23,6 @@ from microbench.audit.findings import Unreadable
 WRAPPERS = {'env', 'time', '/usr/bin/time', 'timeout', 'nohup', 'stdbuf',
             'numactl', 'taskset', 'exec', 'command', 'sudo', 'nice',
             'ionice', 'chrt', 'hwloc-bind', 'likwid-pin'}
-
-#: Launchers of MPI ranks or tasks
-LAUNCHERS = ('srun', 'mpirun', 'mpiexec', 'mpiexec.hydra', 'aprun', 'jsrun',
-             'orterun', 'prun', 'mpirun_rsh')
-
-#: Launcher options that take no value (every other option takes one,
-#: given as ``--opt=value`` or as the next word), by launcher
-_FLAGS = {
-    'srun': {'-l', '--label', '-u', '--unbuffered', '-v', '--verbose', '-Q',
-             '--quiet', '-K', '--kill-on-bad-exit', '-X', '-Z', '--exclusive',
-             '--overlap', '--pty', '--multi-prog', '-O', '--overcommit',
-             '-s', '--oversubscribe', '--exact', '--whole', '-E',
-             '--preserve-env', '--contiguous', '--spread-job', '-H',
-             '--hold', '-I', '--immediate'},
-    'mpirun': {'--oversubscribe', '-oversubscribe', '--report-bindings',
-               '-report-bindings', '--allow-run-as-root', '-v', '-V',
-               '--verbose', '--tag-output', '-tag-output',
-               '--timestamp-output',
-               '-l', '-genvall', '-genvnone', '-envall', '-envnone',
-               '--use-hwthread-cpus', '-display-map', '--display-map',
-               '-q', '--quiet', '-prepend-rank', '-print-rank-map',
-               '--nolocal', '-nolocal', '-bind-to-core', '--bind-to-core',
-               '-bind-to-socket', '--bind-to-socket', '--noprefix',
-               '-disable-auto-cleanup', '-verbose', '-info',
-               '-print-all-exitcodes', '--display-allocation'},
-    'aprun': {'-b', '-q', '-B', '-T', '--ss', '-ss', '--strict-memory'},
-    'jsrun': {'-Z', '--stdio_mode', '-X'},
-}
-#: Options that take two values
-_PAIRS = {'mpirun': {'-genv', '-env', '--mca', '-mca', '-gmca'}}
 
 #: Wrapper options that take a value
 _WRAPPER_VALUED = {'timeout': {'-s', '--signal', '-k', '--kill-after'},
@@ -63,13 +35,6 @@ _WRAPPER_VALUED = {'timeout': {'-s', '--signal', '-k', '--kill-after'},
                    'likwid-pin': {'-c'}, 'hwloc-bind': set()}
 
 _ASSIGNMENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*=')
-
-#: A launcher named by a variable the input does not set
-#: (``$io500_mpirun``, ``${MPIRUN}``, ``$SRUN_CMD``): read as its kind,
-#: nodes and tasks unknown
-LAUNCHER_VARIABLE = re.compile(
-    r'^\$\{?(\w*?(mpirun|mpiexec|srun|aprun|jsrun|launcher)\w*)\}?$',
-    re.IGNORECASE)
 
 #: A job allocation in front of a launcher (``salloc -N2 mpirun ...``):
 #: its nodes and tasks are the run's where the launcher says none
@@ -165,10 +130,10 @@ def launch(words, known=None):
             prefix.append(word)
             i += 1
         elif name in LAUNCHERS or LAUNCHER_VARIABLE.match(word):
-            i = _launcher(words, i, result)
+            i = launchers.read(words, i, result, name)
         elif name in ALLOCATORS:
             allocation = Launch(prefix=prefix, argv=[])
-            i = _launcher(words, i, allocation)
+            i = launchers.read(words, i, allocation, name)
             result.allocation = allocation
         elif word in WRAPPERS or name in WRAPPERS:
             i = _wrapper(words, i, result)
@@ -248,146 +213,3 @@ def _wrapper(words, i, result):
 def _bound_by(result, said):
     result.binding = 'bound'
     result.binding_words = said
-
-
-def _launcher(words, i, result):
-    name = program_name(words[i])
-    variable = LAUNCHER_VARIABLE.match(words[i])
-    if variable:
-        name = {'mpiexec': 'mpiexec', 'srun': 'srun', 'aprun': 'aprun',
-                'jsrun': 'jsrun'}.get(variable[2].lower(), 'mpirun')
-    elif name == 'salloc':
-        name = 'srun'             # salloc reads srun's -N, -n, --ntasks-*
-    flavour = {'srun': 'srun', 'aprun': 'aprun', 'jsrun': 'jsrun',
-               'mpiexec.hydra': 'hydra', 'orterun': 'openmpi',
-               'prun': 'openmpi', 'mpirun_rsh': 'mvapich'}.get(name,
-                                                               'mpirun')
-    kind = flavour if flavour in ('srun', 'aprun', 'jsrun') else 'mpirun'
-    result.launcher, result.flavour = name, flavour
-    result.prefix.append(words[i])
-    i += 1
-    said = {}
-    while i < len(words) and words[i].startswith('-') and words[i] != '--':
-        option = words[i]
-        result.prefix.append(option)
-        i += 1
-        key, eq, value = option.partition('=')
-        if option in _PAIRS.get(kind, ()):
-            result.prefix.extend(words[i:i + 2])
-            said.setdefault(option, []).append(' '.join(words[i:i + 2]))
-            i += 2
-            continue
-        if not eq and option not in _FLAGS.get(kind, ()) and \
-                not _attached(kind, option) and i < len(words):
-            value = words[i]
-            result.prefix.append(value)
-            i += 1
-        said.setdefault(key if eq else option, []).append(value)
-    if i < len(words) and words[i] == '--':
-        result.prefix.append('--')
-        i += 1
-    _read_launcher(kind, said, result)
-    return i
-
-
-def _attached(kind, option):
-    '''Whether a short option carries its value (``-n4``, ``-N2``).'''
-    return (kind in ('srun', 'aprun') and re.fullmatch(r'-[A-Za-z]\S+',
-                                                       option) is not None
-            and not option.startswith('--'))
-
-
-def _last(said, *names):
-    for name in names:
-        if name in said:
-            return said[name][-1]
-    return None
-
-
-def _read_launcher(kind, said, result):
-    '''Nodes, tasks and binding from a launcher's options.'''
-    for option in list(said):
-        if kind in ('srun', 'aprun') and re.fullmatch(r'-[A-Za-z]\S+',
-                                                      option):
-            said.setdefault(option[:2], []).append(option[2:])
-    if kind == 'srun':
-        result.nodes = _int((_last(said, '-N', '--nodes') or '').split('-')[0])
-        result.tasks = _int(_last(said, '-n', '--ntasks'))
-        result.per_node = _int(_last(said, '--ntasks-per-node'))
-        bind = _last(said, '--cpu-bind', '--cpu_bind')
-        if bind is not None:
-            result.binding = 'unbound' if bind.split(',')[-1] in (
-                'none', 'no', 'quiet,none') or 'none' in bind.split(',') \
-                else 'bound'
-            result.binding_words = [f'--cpu-bind={bind}']
-    elif kind == 'mpirun':
-        result.tasks = _int(_last(said, '-n', '-np', '--np', '-c'))
-        result.per_node = _int(_last(said, '-ppn', '--npernode', '-npernode',
-                                     '--ppn', '-N'))
-        mapping = _last(said, '--map-by', '-map-by') or ''
-        ppr = re.match(r'ppr:(\d+):node', mapping)
-        if ppr:
-            result.per_node = _int(ppr[1])
-        if {'-ppn', '-genv', '-bind-to', '-hosts', '-f', '-iface',
-                '-bootstrap'} & set(said):
-            result.flavour = 'hydra'
-        elif {'--map-by', '--bind-to', '--mca', '-mca', '-x', '--hostfile',
-              '-npernode', '--npernode', '--oversubscribe',
-              '--report-bindings', '-N'} & set(said):
-            result.flavour = 'openmpi'
-        bind = _last(said, '--bind-to', '-bind-to', '-binding')
-        if bind is not None:
-            result.binding = 'unbound' if bind.startswith('none') \
-                else 'bound'
-            option = '-bind-to' if '-bind-to' in said else '--bind-to'
-            result.binding_words = [option, bind]
-        elif {'--bind-to-core', '-bind-to-core'} & set(said):
-            result.binding = 'bound'
-            result.binding_words = ['--bind-to-core']
-    elif kind == 'aprun':
-        result.tasks = _int(_last(said, '-n', '--pes'))
-        result.per_node = _int(_last(said, '-N', '--pes-per-node'))
-        cc = _last(said, '-cc', '--cc', '--cpu-binding')
-        if cc is not None:
-            result.binding = 'unbound' if cc == 'none' else 'bound'
-            result.binding_words = ['--cc', cc]
-    elif kind == 'jsrun':
-        sets = _int(_last(said, '-n', '--nrs'))
-        per_set = _int(_last(said, '-a', '--tasks_per_rs')) or 1
-        per_host = _int(_last(said, '-r', '--rs_per_host'))
-        result.tasks = sets * per_set if sets else None
-        if per_host:
-            result.per_node = per_host * per_set
-        bind = _last(said, '-b', '--bind')
-        if bind is not None:
-            result.binding = 'unbound' if bind == 'none' else 'bound'
-            result.binding_words = ['--bind', bind]
-    if result.nodes is None and result.tasks and result.per_node:
-        result.nodes = -(-result.tasks // result.per_node)
-    if result.tasks is None and result.nodes and result.per_node:
-        result.tasks = result.nodes * result.per_node
-    if result.per_node is None and result.tasks and result.nodes:
-        result.per_node = -(-result.tasks // result.nodes)
-
-
-#: flavour -> (whether it binds each process by default, why): Open MPI's
-#: mpirun binds to a core (two processes or fewer) or a package; aprun to
-#: a core; jsrun packs a task onto a core (``packed:1``); MPICH's Hydra
-#: binds nothing (measured here, MPICH 4.0.2); srun binds as the site's
-#: Slurm is set up (TaskPlugin, TaskPluginParam)
-DEFAULT_BINDING = {
-    'openmpi': (True, 'Open MPI\'s mpirun binds every process to a core '
-                '(2 processes or fewer) or a package by default'),
-    'aprun': (True, 'aprun binds every process to a core by default '
-              '(-cc cpu)'),
-    'jsrun': (True, 'jsrun binds every task to a core by default '
-              '(packed:1)'),
-    'hydra': (False, 'MPICH\'s Hydra binds nothing by default'),
-    'mvapich': (True, 'MVAPICH2 binds every process to a core by default '
-                '(MV2_ENABLE_AFFINITY=1)'),
-    'srun': (None, 'srun binds as the site\'s Slurm is configured '
-             '(TaskPlugin task/affinity and TaskPluginParam)'),
-    'mpirun': (None, 'mpirun binds by default if it is Open MPI\'s, not '
-               'if it is MPICH\'s Hydra'),
-    'local': (False, 'no launcher binds the process'),
-}
