@@ -165,12 +165,28 @@ CASES = [
          lambda n: ('refused.sh', ('#!/bin/bash\n'
                                    + 'ior -w -b 1m 2\n' * n
                                    + 'ior -w -b 1m -e\n').encode())),
+    Case('YAML steps (run: |)', _doubling(4000), 'steps',
+         lambda n: ('steps.yaml', ''.join(
+             f'step{k}:\n  run: |\n    fio --name=j{k} --rw=write '
+             f'--size=1g\n' for k in range(n)).encode())),
+    Case('YAML aliases nine times each level', _doubling(80), 'levels',
+         lambda n: ('aliases.yaml', _alias_levels(n).encode())),
     Case('io500 runs of a here-document', _doubling(600), 'runs',
          lambda n: ('io500.sh', ('#!/bin/bash\ncat > c.ini << EOF\n'
                                  '[global]\ndatadir = /scratch\nEOF\n'
                                  + 'mpirun -np 4 ./io500 c.ini\n' * n)
                     .encode())),
 ]
+
+
+def _alias_levels(count):
+    '''A YAML alias bomb: each level a list of nine aliases of the one
+    before (9**count leaves if expanded).'''
+    lines = ['a0: &a0 ["fio --name=t --rw=write --size=1g"]']
+    for level in range(1, count + 1):
+        aliases = ', '.join([f'*a{level - 1}'] * 9)
+        lines.append(f'a{level}: &a{level} [{aliases}]')
+    return '\n'.join(lines) + '\n'
 
 
 def _reframe_tests(count):

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from microbench.audit import fiojob, judge, render
+from microbench.audit import fiocommand, fiojob, judge, render
 from microbench.audit.findings import CERTAIN
 from microbench.cli import main
 
@@ -119,7 +119,7 @@ def test_fio_job_files_read_as_fio_reads_them(name):
         pytest.skip(f'this fio cannot read it: {shown.stderr.strip()}')
     from microbench.audit import words
     argv = words.split(shown.stdout)
-    theirs = fiojob.read_command_line(argv, 'fio --showcmd').jobs
+    theirs = fiocommand.read_command_line(argv, 'fio --showcmd').jobs
     ours = fiojob.read_job_file(name, text).jobs
     if len(theirs) != len(ours):
         # A [global] name= comes out as a --name of its own, which on a

@@ -200,8 +200,8 @@ def test_a_command_keeps_the_variables_set_before_it(tmp_path):
     ('$(seq 1 0 5)', None), ('{9..1}', 9), ('{1..3}', 3),
     ('$(seq 3)', 3), ('{1..' + '9' * 50 + '}', None)])
 def test_loop_counts_that_cannot_be_read_are_unknown(items, count):
-    from microbench.audit import batch
-    assert batch._count(items, {}) == count
+    from microbench.audit import shellloops
+    assert shellloops.count(items, {}) == count
 
 
 def test_an_input_s_first_invocations_are_judged(tmp_path, monkeypatch):

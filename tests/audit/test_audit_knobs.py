@@ -10,7 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from microbench import knobs, paths
-from microbench.audit import fiojob, getopt, judge, network, options, words
+from microbench.audit import (fiocommand, fiojob, getopt, judge, network,
+                              options, words)
 from microbench.audit.findings import Where
 
 sys.path.insert(0, paths.CHECKS)
@@ -46,7 +47,7 @@ def rewrite_of(report, pitfall):
 
 
 def fio_settings(argv):
-    job, = fiojob.read_command_line(argv, 'argv').jobs
+    job, = fiocommand.read_command_line(argv, 'argv').jobs
     out = {fiojob.canonical(o.name): o.value for o in job.settings}
     out.pop('buffered', None)
     out['direct'] = str(int(job.direct()[0]))

@@ -6,19 +6,14 @@ A loop that runs the same command again is repetition (M1); a loop whose
 variable the command uses is a sweep of configurations, each run once.
 '''
 
-import itertools
 import re
 from collections import ChainMap
 from dataclasses import dataclass, field
 
 from microbench.audit import (bounds, harnesses, io500v1, shellflow,
-                              shellvars, words)
+                              shellloops, shellvars, words)
 from microbench.audit.findings import Unreadable, Where
 
-#: What separates commands on a line (the blanks around them are
-#: stripped from each command, not matched: a regular expression with
-#: ``\s*`` on both sides retried every blank of a long run, quadratic)
-_SPLIT = re.compile(r'&&|\|\||;|\|')
 #: A ``for`` loop's head, and the ``; do`` after its items
 _FOR = re.compile(r'\s*for\s+(\w+)\s+in\s+')
 _DO = re.compile(r';\s*do\b')
@@ -101,8 +96,9 @@ def commands(name, text, initial_env=None, prompt=False, reader=None,
             variable, items, stripped = loop
             _nest(flow.loops, where)
             view = flow.env.view()
-            flow.loops.append((variable, _count(items, view, reader, where),
-                               number, _items(items, view, reader, where)))
+            flow.loops.append((
+                variable, shellloops.count(items, view, reader, where),
+                number, shellloops.items_of(items, view, reader, where)))
             if not stripped.strip():
                 continue
         elif _WHILE.match(stripped):
@@ -115,7 +111,7 @@ def commands(name, text, initial_env=None, prompt=False, reader=None,
 
 def _parts(flow, stripped, where):
     '''Read the commands of a line, part by part (``a && b; c``).'''
-    for part in _SPLIT.split(stripped):
+    for part in shellflow.parts(stripped):
         part = re.sub(r'^(do|then|else|elif|if)\s+', '', part.strip())
         if not part or part in ('do', 'then', 'else', 'done'):
             if part == 'done' and flow.loops:
@@ -127,8 +123,10 @@ def _parts(flow, stripped, where):
 
 #: A variable set to a command's output: the command runs
 #: (``IOPS=$(fio ...)``, ``T=`ior ...```)
-_SUBSTITUTION = re.compile(r'^(?:export\s+)?\w+=(?:"?\$\((.*)\)"?|'
-                           r'"?`(.*)`"?)$')
+_SUBSTITUTION = re.compile(r'^(?:export\s+)?\w+=(?:"?\$\(([^()]*(?:\([^()]*\)'
+                           r'[^()]*)*)\)"?|"?`([^`]*)`"?)\s*(?:#.*)?$')
+#: A lookup of a program's path (``$(which ior)``): the program's name
+_LOOKUP = re.compile(r'^\s*(?:which|type|command\s+-v)\s+\S+\s*$')
 
 
 class _Flow:
@@ -216,8 +214,11 @@ class _Flow:
                 len(called) > len(part):
             self.reader.spend(len(called) - len(part), where)
         substituted = _SUBSTITUTION.match(part)
+        if substituted and _LOOKUP.match(substituted[1] or
+                                         substituted[2] or ''):
+            substituted = None          # IOR=$(which ior): IOR is ior
         if substituted and called is None:
-            for inner in _SPLIT.split(substituted[1] or substituted[2]):
+            for inner in shellflow.parts(substituted[1] or substituted[2]):
                 self._add(inner.strip(), where)
             return
         self._add(called if called is not None else part, where)
@@ -255,8 +256,8 @@ def _commands_of(part, where, loops, env, reader):
     '''The commands of one part of a line: one per configuration of the
     loop variables it uses (the first :data:`~.bounds.MAX_SWEEP`), none
     where it only sets variables (they go to ``env``).'''
-    repeats, said = _repeats(loops, part)
-    sweep, total = _sweep(loops, part)
+    repeats, said = shellloops.repeats(loops, part)
+    sweep, total = shellloops.sweep(loops, part)
     out = []
     for values in sweep:
         scope = ChainMap(values, env.view())
@@ -268,7 +269,7 @@ def _commands_of(part, where, loops, env, reader):
             split = words.split(expanded)
         except Unreadable:
             break
-        split = _without_redirects(split)
+        split = _remote_command(_without_redirects(split))
         if not split:
             break
         if split[0] == 'export':
@@ -307,9 +308,27 @@ _OUTPUT = re.compile(r'`([^`]*)`|\$\(([^()]*)\)')
 
 def _output_word(match):
     '''A command substitution as one word the shell fills in at run time:
-    ``<date>``.'''
+    ``<date>``; the program a lookup finds is that program (``$(which
+    ior)``, ``$(command -v fio)``: its path, read as its name).'''
     inner = (match[1] if match[1] is not None else match[2]).split()
+    if len(inner) == 2 and inner[0] in ('which', 'type') or \
+            len(inner) == 3 and inner[:2] == ['command', '-v']:
+        return inner[-1]
     return f'<{inner[0].rsplit("/", 1)[-1] if inner else "output"}>'
+
+
+def _remote_command(split):
+    '''The words of a command run on another node (``ssh HOST "ior -w
+    ... > log &"``): the remote command read as the shell there reads it,
+    without its redirects.'''
+    at = words.remote(split)
+    if at is None:
+        return split
+    try:
+        inner = words.split(' '.join(split[at:]))
+    except Unreadable:
+        return split
+    return split[:at] + _without_redirects(inner)
 
 
 def _without_redirects(split):
@@ -328,75 +347,3 @@ def _without_redirects(split):
     if out and out[-1] == '&':
         out.pop()
     return out
-
-
-def _items(items, env, reader=None, where=None):
-    '''The words a ``for`` loop goes over, where they are literal.'''
-    items = shellvars.expand(items, env, reader, where).strip()
-    if any(c in items for c in '$`*{'):
-        return None
-    return items.split()
-
-
-def _uses(variable, command):
-    return re.search(rf'\${{?{variable}\b', command) is not None
-
-
-def _sweep(loops, command):
-    '''(the first :data:`~.bounds.MAX_SWEEP` assignments of the loop
-    variables ``command`` uses (a sweep: each value a configuration of its
-    own; [{}] where it uses none), how many there are in all).'''
-    swept = [(variable, items) for variable, _, _, items in loops
-             if variable and items and _uses(variable, command)]
-    total = 1
-    for _, items in swept:
-        total *= len(items)
-    names = [variable for variable, _ in swept]
-    first = itertools.islice(itertools.product(
-        *(items for _, items in swept)), bounds.MAX_SWEEP)
-    return [dict(zip(names, values)) for values in first], total
-
-
-_SEQ = re.compile(r'\$\(\s*seq\s+(\d+)(?:\s+(\d+))?(?:\s+(\d+))?\s*\)')
-
-
-def _count(items, env, reader=None, where=None):
-    '''How many times a ``for`` loop over ``items`` runs, None if not
-    known.'''
-    items = shellvars.expand(items, env, reader, where).strip()
-    seq = _SEQ.fullmatch(items)
-    if seq:
-        numbers = [bounds.integer(n) for n in seq.groups() if n]
-        if None in numbers:
-            return None
-        if len(numbers) == 1:
-            return numbers[0]
-        if len(numbers) == 2:
-            return max(numbers[1] - numbers[0] + 1, 0)
-        if numbers[1] == 0:
-            return None                  # seq: "invalid Zero increment"
-        return max((numbers[2] - numbers[0]) // numbers[1] + 1, 0)
-    brace = re.fullmatch(r'\{(\d+)\.\.(\d+)\}', items)
-    if brace:
-        first, last = bounds.integer(brace[1]), bounds.integer(brace[2])
-        if first is None or last is None:
-            return None
-        return abs(last - first) + 1     # bash counts down as well as up
-    if re.fullmatch(r'\{[^{}]*\$[^{}]*\}', items):
-        return 1     # bash expands no range holding a variable: one item
-    if '$' in items or '`' in items or '*' in items:
-        return None
-    return len(items.split())
-
-
-def _repeats(loops, command):
-    '''(times the loops run ``command`` unchanged, what says so).'''
-    times, said = 1, []
-    for variable, count, line, _ in loops:
-        if variable and _uses(variable, command):
-            continue                 # a sweep: each value runs once
-        if count is None:
-            return 3, f'a loop of line {line} (its count not known)'
-        times *= count
-        said.append(f'a loop of {count} at line {line}')
-    return times, ', '.join(said) or None

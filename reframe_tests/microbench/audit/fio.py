@@ -10,7 +10,8 @@ fill (``fio_time_based_overwrite``'s ``large``).
 import os
 
 from microbench import knobs
-from microbench.audit import bounds, fiojob, fioprofile, fiorewrite
+from microbench.audit import (bounds, fiocommand, fiojob, fioprofile,
+                              fiorewrite)
 from microbench.audit.bounds import integer
 from microbench.audit.context import memory_text, repeated, size_text
 from microbench.audit.findings import (CERTAIN, Finding, Invocation,
@@ -355,10 +356,10 @@ def _interrupts():
 def judge_command(launch, where, context, reader):
     '''Every job of a fio command line (and of the job files it names).'''
     try:
-        command = fiojob.read_command_line(launch.argv, where, context.env,
+        command = fiocommand.read_command_line(launch.argv, where, context.env,
                                            reader)
     except FileNotFoundError as err:
-        command = fiojob.read_command_line(launch.argv, where, context.env)
+        command = fiocommand.read_command_line(launch.argv, where, context.env)
         missing = Invocation('fio', where)
         missing.not_judged.append(f'job file {err.filename}: not found '
                                   f'here, its jobs are not judged')

@@ -4,10 +4,11 @@
   lines, ``;`` and ``#`` comments, ``include FILE`` (no section in an
   included file), ``${VAR}`` from the environment.  A ``[global]`` section
   sets the defaults of the jobs after it.
-- A command line: ``--key=value`` words; those before the first
-  ``--name`` (or under ``--name=global``) are the defaults of every job,
-  those of the job files too (fio's ``def_thread``); ``--section`` keeps
-  only the named jobs, of the command line and of the files.
+- A command line (read in :mod:`.fiocommand`): ``--key=value`` words
+  (``-key=value`` too); those before the first ``--name`` (or under
+  ``--name=global``) are the defaults of every job, those of the job files
+  too (fio's ``def_thread``); ``--section`` keeps only the named jobs, of
+  the command line and of the files.
 - A later option overrides an earlier one, and ``direct`` and ``buffered``
   are one setting: ``--direct=0 ... --buffered=0`` is O_DIRECT.
 - Sizes: with ``kb_base=1024`` (the default) ``k``, ``m``, ``g`` are
@@ -157,7 +158,7 @@ def seconds(text):
     return value if math.isfinite(value) else None
 
 
-def _check_option(name, value, where):
+def check_option(name, value, where):
     '''Raise :class:`Unreadable` where fio itself would reject the option:
     an unknown one, or one given bare that needs a value.'''
     table = options.fio()
@@ -170,7 +171,7 @@ def _check_option(name, value, where):
                          f'an argument")')
 
 
-def _expand(value, env, reader=None, where=None):
+def expand_value(value, env, reader=None, where=None):
     '''``${VAR}`` from ``env`` (fio reads the environment); unknown ones
     stay as they are.  What it adds is counted by ``reader``
     (:meth:`~.bounds.Reader.spend`).'''
@@ -215,6 +216,9 @@ def read_job_file(path, text, defaults=(), sections=(), env=None,
         if not line or line[0] in ';#':
             continue
         if line.startswith('['):
+            comment = _INLINE_COMMENT.search(line)    # [job1]  # a note
+            if comment:
+                line = line[:comment.start()].strip()
             if not line.endswith(']') or len(line) < 3:
                 raise Unreadable(f'{where}: a section header cut short '
                                  f'({excerpt(line)}): a truncated job '
@@ -256,11 +260,11 @@ def _file_option(line, where, env, reader):
         line = line[:comment.start()].strip()
     key, eq, value = line.partition('=')
     key = key.strip()
-    value = _expand(value.strip(), env, reader, where) if eq else None
+    value = expand_value(value.strip(), env, reader, where) if eq else None
     if eq and value == '':
         raise Unreadable(f'{where}: {excerpt(key)}= has no value: a '
                          f'truncated job file?')
-    _check_option(key, value, where)
+    check_option(key, value, where)
     return Option(key, value, where, 'file')
 
 
@@ -299,90 +303,3 @@ def _with_includes(path, location, lines, reader, chain=()):
             raise Unreadable(f'{path}:{number}: include {err}') from None
         yield from _with_includes(target, found, text.splitlines(), reader,
                                   chain)
-
-
-@dataclass
-class CommandLine:
-    '''A fio command line read: its jobs, the job files it names, and the
-    settings of every job (``defaults``).'''
-
-    jobs: list
-    job_files: list
-    defaults: list
-    sections: list
-    words: list
-
-
-def read_command_line(argv, where, env=None, reader=None):
-    '''The jobs of fio's ``argv`` (program first); ``reader(path)`` reads
-    a job file it names (None: its jobs are not read).
-
-    :raises Unreadable: on an option fio would reject.
-    '''
-    env = env if env is not None else {}
-    defaults, sections, jobs, files, current = (Settings(canonical), [], [],
-                                                [], None)
-    unread = []
-    words = list(argv[1:])
-    bounds.options_read(len(words), where)
-    i = 0
-    while i < len(words):
-        word, start = words[i], i
-        i += 1
-        if not word.startswith('--'):
-            if word.startswith('-') and word != '-':
-                raise Unreadable(f'{where}: fio has no option '
-                                 f'{excerpt(word)} (its options are '
-                                 f'--name=value)')
-            files.append(word)
-            continue
-        key, eq, value = word[2:].partition('=')
-        value = value if eq else None
-        if key in options.FIO_COMMAND_LINE:
-            takes = options.FIO_COMMAND_LINE[key]
-            if takes and value is None and i < len(words):
-                value, i = words[i], i + 1
-            if key == 'section':
-                sections.append(value)
-            continue
-        if value is None and key in options.fio() and \
-                options.fio()[key] not in options.FIO_VALUELESS and \
-                i < len(words) and not words[i].startswith('-'):
-            value, i = words[i], i + 1      # getopt: --bs 4k
-        _check_option(key, value, where)
-        value = _expand(value, env, reader, where)
-        option = Option(key, value, where, 'command line', start,
-                        i - start)
-        if key == 'name':
-            if current is not None:
-                jobs.append(current)
-            if value == 'global':
-                current = None
-                continue
-            current = Job(value, where, defaults.inherited())
-            current.own.append(option)
-            continue
-        if current is None:
-            defaults.append(option)
-        else:
-            current.own.append(option)
-    if current is not None:
-        jobs.append(current)
-    if sections:
-        jobs = [job for job in jobs if job.name in sections]
-    if not jobs and not files:
-        raise Unreadable(f'{where}: no --name and no job file: fio would '
-                         f'run no job ("No job(s) defined")')
-    read = []
-    for name in files:
-        if reader is None:
-            unread.append(name)
-            continue
-        try:
-            text = reader(name)
-        except Unreadable as err:
-            raise Unreadable(f'{where}: job file {err}') from None
-        read.append(read_job_file(name, text, defaults.options, sections,
-                                  env, reader))
-    return CommandLine(jobs, read or unread, defaults.options, sections,
-                       argv)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from microbench.audit import (batch, batchjob, bounds, darshanlog, elbencho,
                               elbenchofile, fio, getopt, io500, io500run, ior,
                               iorscript, network, readable, reframecheck,
-                              words)
+                              words, yamlfile)
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import Context, node_memory, osu_version_in
 from microbench.audit.programs import KNOWN, canonical, tool_of
@@ -71,9 +71,12 @@ INPUT_KINDS = {
                      'parsed, never imported',
     'ior-script': 'an IOR script (ior -f: directives between IOR START '
                   'and IOR STOP, a test at each RUN)',
+    'yaml': 'a YAML file (its name: CI steps, Kubernetes or Flux Operator '
+            'specs): each string value a command, or a script on several '
+            'lines',
 }
 (COMMAND, FIO_JOB, SCRIPT, DARSHAN, IO500, ELBENCHO_CONFIG,
- REFRAME_CHECK, IOR_SCRIPT) = INPUT_KINDS
+ REFRAME_CHECK, IOR_SCRIPT, YAML) = INPUT_KINDS
 
 class NothingRuns(Exception):
     '''A readable input that runs no benchmark (said, clean).'''
@@ -93,6 +96,10 @@ def kind_of(name, text):
     stripped = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not stripped:
         raise Unreadable(f'{name}: empty: nothing to judge')
+    if yamlfile.is_yaml(name):
+        return YAML
+    if name.endswith('.job') and _sections_only(stripped):
+        return FIO_JOB               # fio.job: a job file, not a batch job
     if name.endswith(SCRIPT_EXTENSIONS) or \
             stripped[0].startswith('#!') or any(
             ln.startswith(batchjob.DIRECTIVES) for ln in stripped):
@@ -109,10 +116,16 @@ def kind_of(name, text):
     if name.endswith('.fio') or (sections and re.match(r'^\[[^\]]*\]?$',
                                                        stripped[0])):
         return FIO_JOB
-    if sections and all(re.match(r'^([;#\[]|[\w.-]+(=|$))', ln)
-                        for ln in stripped):
+    if _sections_only(stripped):
         return FIO_JOB
     return COMMAND
+
+
+def _sections_only(stripped):
+    '''Whether the lines are a fio job file's: sections, ``name=value``
+    lines and comments only.'''
+    return any(ln.startswith('[') for ln in stripped) and all(
+        re.match(r'^([;#\[]|[\w.-]+(=|$))', ln) for ln in stripped)
 
 
 def audit_bytes(name, data, context, argv=False):
@@ -168,6 +181,16 @@ def _judge_text(name, text, kind, context, argv, refused):
             reframecheck.commands(name, text, reader_for(context)),
             lambda command: _judge_command(command, context, required=True),
             refused)
+    if kind == YAML:
+        context = context.with_(whole_run=True)
+        found = readable.judged_each(
+            yamlfile.commands(name, text, reader_for(context)),
+            lambda command: _judge_command(command, context, required=False),
+            refused)
+        if not found:
+            raise Unreadable(f'{name}: a YAML file none of whose values runs '
+                             f'a benchmark ({KNOWN})')
+        return found
     if kind == IOR_SCRIPT:
         return readable.judged_each(iorscript.commands(name, text),
                      lambda test: _required(test, context), refused)

@@ -43,8 +43,9 @@ def tool_of(program):
 
 
 #: What a renamed binary adds to its program's name (``ior.exe``,
-#: ``osu_bw.x``, ``ior_bin``, ``fio-3.33``)
-_SUFFIX = re.compile(r'(\.x|\.exe|[-_.]bin|[-_.]v?\d+(\.\d+)*)$',
+#: ``osu_bw.x``, ``ior_bin``, ``fio-3.33``; a container image's tag,
+#: ``fio:latest``)
+_SUFFIX = re.compile(r'(\.x|\.exe|[-_.]bin|[-_.]v?\d+(\.\d+)*|:\w[\w.-]*)$',
                      re.IGNORECASE)
 #: The parts of a variable's name that say it is no program
 _NOT_PROGRAM = {'dir', 'path', 'home', 'root', 'opts', 'args', 'params',

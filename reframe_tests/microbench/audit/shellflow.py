@@ -45,6 +45,35 @@ def errexit(stripped):
     return (match[1] or match[2]) == '-'
 
 
+#: What :func:`parts` reads a line as: quoted strings, escapes, command
+#: substitutions' bounds, separators, and runs of anything else
+_TOKEN = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"|\\.|\$\(|`|\(|\)|"
+                    r"&&|\|\||;|\||[^'\"\\$`()&|;]+|.", re.DOTALL)
+
+
+def parts(line):
+    '''The commands of a line, split at ``&&``, ``||``, ``;`` and ``|``
+    where the shell splits it: not inside quotes, nor inside a command
+    substitution (``R=$(fio ... | grep iops)`` is one command, whose
+    own parts are its substitution's).  Linear in the line.'''
+    out, start, depth, backtick = [], 0, 0, False
+    for match in _TOKEN.finditer(line):
+        token = match[0]
+        if token == '`':
+            backtick = not backtick
+        elif backtick:
+            continue
+        elif token == '$(' or (token == '(' and depth):
+            depth += 1
+        elif token == ')' and depth:
+            depth -= 1
+        elif not depth and token in ('&&', '||', ';', '|'):
+            out.append(line[start:match.start()])
+            start = match.end()
+    out.append(line[start:])
+    return out
+
+
 def heredoc(line):
     '''(its terminator, whether tabs are stripped, the file it writes or
     None) of a line that starts a here-document, else None.'''

@@ -27,7 +27,9 @@ WRAPPERS = {'env', 'time', '/usr/bin/time', 'timeout', 'nohup', 'stdbuf',
 #: Wrapper options that take a value
 _WRAPPER_VALUED = {'timeout': {'-s', '--signal', '-k', '--kill-after'},
                    'taskset': {'-c', '--cpu-list'},
-                   'numactl': set(), 'stdbuf': {'-i', '-o', '-e'},
+                   'numactl': {'-m', '--membind', '-i', '--interleave', '-p',
+                               '--preferred'},
+                   'stdbuf': {'-i', '-o', '-e'},
                    'nice': {'-n'}, 'ionice': {'-c', '-n'},
                    '/usr/bin/time': {'-o', '-f', '--format', '--output'},
                    'time': {'-o', '-f', '--format', '--output'},
@@ -35,6 +37,26 @@ _WRAPPER_VALUED = {'timeout': {'-s', '--signal', '-k', '--kill-after'},
                    'likwid-pin': {'-c'}, 'hwloc-bind': set()}
 
 _ASSIGNMENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*=')
+
+#: Container runners: (program, its verb) -> its options that take no
+#: value (every other option takes one); the image comes after them, then
+#: the command (or, with none, the image's own: ``podman run ... ljishen/fio
+#: --rw=write`` runs fio)
+CONTAINERS = {
+    ('docker', 'run'): {'--rm', '-i', '-t', '-it', '-ti', '-d', '--detach',
+                        '--interactive', '--tty', '--privileged', '--init',
+                        '-P', '--publish-all', '--read-only'},
+    ('singularity', 'exec'): {'--nv', '--rocm', '-e', '--cleanenv', '-c',
+                              '--contain', '-C', '--containall', '-w',
+                              '--writable', '--writable-tmpfs', '-u',
+                              '--userns', '--fakeroot', '-f', '--no-home',
+                              '--no-init', '--compat'},
+}
+CONTAINERS[('podman', 'run')] = CONTAINERS[('sarus', 'run')] = \
+    CONTAINERS[('docker', 'run')]
+for _verb in ('run', 'exec'):
+    CONTAINERS[('apptainer', _verb)] = CONTAINERS[('singularity', 'run')] = \
+        CONTAINERS[('singularity', 'exec')]
 
 #: A job allocation in front of a launcher (``salloc -N2 mpirun ...``):
 #: its nodes and tasks are the run's where the launcher says none
@@ -137,6 +159,12 @@ def launch(words, known=None):
             result.allocation = allocation
         elif word in WRAPPERS or name in WRAPPERS:
             i = _wrapper(words, i, result)
+        elif name in REMOTE and remote(words[i:]) is not None:
+            at = i + remote(words[i:])
+            result.prefix.extend(words[i:at])
+            i = at
+        elif i + 1 < len(words) and (name, words[i + 1]) in CONTAINERS:
+            i = _container(words, i, result)
         else:
             break
     rest = list(words[i:])
@@ -161,6 +189,51 @@ def launch(words, known=None):
         if result.tasks is None:
             result.tasks = allocation.tasks
     return result
+
+
+#: Programs that run a command on other nodes, and their options that
+#: take a value: ``ssh HOST "cmd"`` (a host, then the command),
+#: ``pdsh -w HOSTS cmd``, ``clush -w NODES cmd``
+REMOTE = {
+    'ssh': {'-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L',
+            '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w'},
+    'pdsh': {'-w', '-x', '-R', '-l', '-f', '-t', '-u', '-g', '-X'},
+    'clush': {'-w', '-x', '-g', '-X', '-f', '-l', '-o', '-t', '-u',
+              '--nodes', '--exclude', '--group', '--fanout'},
+}
+
+
+def remote(words):
+    '''The index of the command a remote runner at ``words[0]`` runs (its
+    options and, for ssh, the host before it), or None.'''
+    valued = REMOTE.get(program_name(words[0])) if words else None
+    if valued is None:
+        return None
+    i = 1
+    while i < len(words) and words[i].startswith('-'):
+        i += 2 if words[i] in valued else 1
+    if program_name(words[0]) == 'ssh':
+        i += 1                                       # the host
+    return i if i < len(words) else None
+
+
+def _container(words, i, result):
+    '''Read a container runner and its options into the prefix; the index
+    of the command it runs, or of its image where it names none.'''
+    flags = CONTAINERS[(program_name(words[i]), words[i + 1])]
+    result.prefix.extend(words[i:i + 2])
+    i += 2
+    while i < len(words) and words[i].startswith('-'):
+        option = words[i]
+        result.prefix.append(option)
+        i += 1
+        if '=' not in option and option not in flags and i < len(words):
+            result.prefix.append(words[i])
+            i += 1
+    if i + 1 < len(words) and not words[i + 1].startswith('-'):
+        result.prefix.append(words[i])       # the image, then its command
+        i += 1
+    return i
 
 
 def _wrapper(words, i, result):

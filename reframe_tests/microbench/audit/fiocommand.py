@@ -1,0 +1,114 @@
+'''fio's command line as fio reads it (``getopt_long_only``): its jobs
+(``--name`` starts one, options before the first are every job's
+defaults), the job files it names (read by :mod:`.fiojob`), its
+``--section`` choices; an option fio would reject refused.'''
+
+from dataclasses import dataclass
+
+from microbench.audit import bounds, options
+from microbench.audit.bounds import excerpt
+from microbench.audit.findings import Unreadable
+from microbench.audit.fiojob import (Job, Option, check_option, expand_value,
+                                     canonical, read_job_file)
+from microbench.audit.fiosettings import Settings
+from microbench.audit.getopt import UNSET
+
+
+def _long_only(text):
+    '''Whether ``-text`` is one of fio's long options given with one dash
+    (fio reads its command line with ``getopt_long_only``: ``-name=x``,
+    ``-rw read``; measured with fio 3.33 here).'''
+    key = text.partition('=')[0]
+    return key in options.FIO_COMMAND_LINE or key in options.fio()
+
+
+@dataclass
+class CommandLine:
+    '''A fio command line read: its jobs, the job files it names, and the
+    settings of every job (``defaults``).'''
+
+    jobs: list
+    job_files: list
+    defaults: list
+    sections: list
+    words: list
+
+
+def read_command_line(argv, where, env=None, reader=None):
+    '''The jobs of fio's ``argv`` (program first); ``reader(path)`` reads
+    a job file it names (None: its jobs are not read).
+
+    :raises Unreadable: on an option fio would reject.
+    '''
+    env = env if env is not None else {}
+    defaults, sections, jobs, files, current = (Settings(canonical), [], [],
+                                                [], None)
+    unread = []
+    words = list(argv[1:])
+    bounds.options_read(len(words), where)
+    i = 0
+    while i < len(words):
+        word, start = words[i], i
+        i += 1
+        if word.startswith('-') and not word.startswith('--') and \
+                word != '-' and _long_only(word[1:]):
+            word = '-' + word     # getopt_long_only: -name=x is --name=x
+        if UNSET.match(word):
+            continue      # a variable the input does not set: said
+        if not word.startswith('--'):
+            if word.startswith('-') and word != '-':
+                raise Unreadable(f'{where}: fio has no option '
+                                 f'{excerpt(word)} (its options are '
+                                 f'--name=value, or -name=value)')
+            files.append(word)
+            continue
+        key, eq, value = word[2:].partition('=')
+        value = value if eq else None
+        if key in options.FIO_COMMAND_LINE:
+            takes = options.FIO_COMMAND_LINE[key]
+            if takes and value is None and i < len(words):
+                value, i = words[i], i + 1
+            if key == 'section':
+                sections.append(value)
+            continue
+        if value is None and key in options.fio() and \
+                options.fio()[key] not in options.FIO_VALUELESS and \
+                i < len(words) and not words[i].startswith('-'):
+            value, i = words[i], i + 1      # getopt: --bs 4k
+        check_option(key, value, where)
+        value = expand_value(value, env, reader, where)
+        option = Option(key, value, where, 'command line', start,
+                        i - start)
+        if key == 'name':
+            if current is not None:
+                jobs.append(current)
+            if value == 'global':
+                current = None
+                continue
+            current = Job(value, where, defaults.inherited())
+            current.own.append(option)
+            continue
+        if current is None:
+            defaults.append(option)
+        else:
+            current.own.append(option)
+    if current is not None:
+        jobs.append(current)
+    if sections:
+        jobs = [job for job in jobs if job.name in sections]
+    if not jobs and not files:
+        raise Unreadable(f'{where}: no --name and no job file: fio would '
+                         f'run no job ("No job(s) defined")')
+    read = []
+    for name in files:
+        if reader is None:
+            unread.append(name)
+            continue
+        try:
+            text = reader(name)
+        except Unreadable as err:
+            raise Unreadable(f'{where}: job file {err}') from None
+        read.append(read_job_file(name, text, defaults.options, sections,
+                                  env, reader))
+    return CommandLine(jobs, read or unread, defaults.options, sections,
+                       argv)

@@ -1,0 +1,120 @@
+'''A fifth set of real public inputs (tests/data/audit/probe3; each
+file's source and what the audit does with it in its SOURCES.tsv): 23
+fio job files and scripts and 16 scripts and files of IOR, mdtest, OSU
+and fabtests, gathered after issue 46's rules and apart from every
+corpus (files sharing more than 40 % of their lines with a corpus or
+probe file were dropped unseen).  On its first run the audit refused or
+misread 13 of them; what it now reads of each is held here.'''
+
+import csv
+import os
+
+import pytest
+
+from microbench.audit import batch, judge, shellflow
+
+import fixtures
+
+DIR = os.path.join(fixtures.path('audit'), 'probe3')
+GIB = 2**30
+
+
+def sources():
+    with open(os.path.join(DIR, 'SOURCES.tsv'), newline='') as fp:
+        return {row[0]: row[1:] for row in csv.reader(fp, delimiter='\t')}
+
+
+def audited(name):
+    path = os.path.join(DIR, name)
+    with open(path, 'rb') as fp:
+        return judge.audit_bytes(path, fp.read(), judge.new_context(
+            path, 24 * GIB, directory=DIR))
+
+
+def programs(report):
+    return [inv.tool for inv in report.invocations]
+
+
+def test_every_input_has_its_source_and_what_the_audit_does():
+    files = set(os.listdir(DIR)) - {'SOURCES.tsv'}
+    assert files == set(sources())
+    assert all(' @ ' in source and said for source, said in
+               sources().values())
+
+
+@pytest.mark.parametrize('name', sorted(sources()))
+def test_each_input_is_read_or_refused_as_its_source_row_says(name):
+    report = audited(name)
+    if sources()[name][1] == 'read':
+        assert report.error is None, report.error
+        assert report.invocations
+    else:
+        assert report.error and not report.invocations
+
+
+@pytest.mark.parametrize('name', ['mirrordisk_bs_sweep.sh',
+                                  'vm_rtt_8kread.sh'])
+def test_fio_options_with_one_dash_as_getopt_long_only_reads_them(name):
+    # fio -filename=/dev/$line -direct=1 -rw=read ... -name=...
+    report = audited(name)
+    assert set(programs(report)) == {'fio'} and report.not_read == []
+
+
+def test_a_fio_job_file_named_job_with_comments_after_its_headers():
+    report = audited('fiosets_thread_rw.job')
+    assert report.kind == 'fio'          # not a batch job: sections only
+    # `[job_read]  # job name`: fio --showcmd names the job job_read
+    assert [inv.where.line for inv in report.invocations] == [6, 26]
+    assert audited('ketor_multidev.job').kind == 'fio'
+
+
+def test_a_command_substitution_with_pipes_runs_its_command():
+    # RESULT=$(fio ... --runtime=${TIME} | grep iops | cut -d "=" -f4)
+    report = audited('panticz_param_sweep.sh')
+    assert set(programs(report)) == {'fio'} and len(programs(report)) == 81
+    assert shellflow.parts('R=$(fio --x | grep a); b') == [
+        'R=$(fio --x | grep a)', ' b']
+
+
+def test_numactl_membind_then_the_program():
+    report = audited('dpfs_workload_fio.sh')
+    assert programs(report) == ['fio', 'fio']
+    assert 'numactl -m 1 -C 27 fio --ramp_time=10s' in \
+        report.invocations[0].realistic
+
+
+def test_a_container_image_named_for_its_tool_runs_it():
+    # podman run -it --rm -v A:B:Z ljishen/fio --output-format=json ...
+    (invocation,) = audited('etcd_thin_thick_fio.sh').invocations
+    assert invocation.tool == 'fio'
+    # its options are fio's: --fdatasync=1 flushes every write
+    assert any(said.startswith('S1: fdatasync=1')
+               for said in invocation.not_judged)
+
+
+def test_a_program_found_by_which_is_that_program():
+    # IOR="$(which ior)"; runTest "$WLM $IOR -s $S ..." (a function)
+    report = audited('joobog-batch_job.sh')
+    assert set(programs(report)) == {'IOR'} and len(programs(report)) == 4
+    assert not any('read as ior' in said for inv in report.invocations
+                   for said in inv.not_judged)
+
+
+def test_a_command_run_over_ssh_is_read_as_the_remote_shell_reads_it():
+    # ssh cn$j "nohup .../IOR -a POSIX ... >/WORK/... 2>&1 &"
+    report = audited('jayyuchina-ior.sh')
+    assert programs(report) == ['IOR', 'IOR']
+    with open(os.path.join(DIR, 'jayyuchina-ior.sh')) as fp:
+        (command,) = [c for c in batch.commands('x.sh', fp.read())
+                      if c.where.line == 25]
+    assert command.words[:3] == ['ssh', 'cn$j', 'nohup']
+    assert command.words[-1] == '1'          # -i 1; no redirect, no &
+
+
+def test_a_yaml_specs_command_and_not_its_keys():
+    # Flux Operator: `command: ./osu_get_latency` on line 29
+    (invocation,) = audited('fluxop-osu-minicluster.yaml').invocations
+    assert invocation.tool == 'OSU' and invocation.where.line == 29
+    # ramble: `osu_latency:` is a workload's name, not a command
+    ramble = audited('benchpark-osu-ramble.yaml')
+    assert 'none of whose values runs a benchmark' in ramble.error
