@@ -6,50 +6,24 @@ corpus (files sharing more than 40 % of their lines with a corpus or
 probe file were dropped unseen).  On its first run the audit refused or
 misread 13 of them; what it now reads of each is held here.'''
 
-import csv
 import os
 
 import pytest
 
-from microbench.audit import batch, judge, shellflow
+from microbench.audit import batch, shellflow
 
-import fixtures
-
-DIR = os.path.join(fixtures.path('audit'), 'probe3')
-GIB = 2**30
-
-
-def sources():
-    with open(os.path.join(DIR, 'SOURCES.tsv'), newline='') as fp:
-        return {row[0]: row[1:] for row in csv.reader(fp, delimiter='\t')}
+import probesets
 
 
 def audited(name):
-    path = os.path.join(DIR, name)
-    with open(path, 'rb') as fp:
-        return judge.audit_bytes(path, fp.read(), judge.new_context(
-            path, 24 * GIB, directory=DIR))
+    return probesets.audited('probe3', name)
+
+
+DIR = probesets.directory('probe3')
 
 
 def programs(report):
     return [inv.tool for inv in report.invocations]
-
-
-def test_every_input_has_its_source_and_what_the_audit_does():
-    files = set(os.listdir(DIR)) - {'SOURCES.tsv'}
-    assert files == set(sources())
-    assert all(' @ ' in source and said for source, said in
-               sources().values())
-
-
-@pytest.mark.parametrize('name', sorted(sources()))
-def test_each_input_is_read_or_refused_as_its_source_row_says(name):
-    report = audited(name)
-    if sources()[name][1] == 'read':
-        assert report.error is None, report.error
-        assert report.invocations
-    else:
-        assert report.error and not report.invocations
 
 
 @pytest.mark.parametrize('name', ['mirrordisk_bs_sweep.sh',
