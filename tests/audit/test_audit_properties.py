@@ -312,14 +312,15 @@ def test_a_message_quotes_a_long_word_cut(limit):
 
 # ---- issue 46's readers: IO500 drivers, IOR scripts, ReFrame checks ----
 
-PROBE = fixtures.path(os.path.join('audit', 'probe'))
+PROBES = [fixtures.path(os.path.join('audit', name))
+          for name in ('probe', 'probe2', 'probe3')]
 
 
 def probe():
-    '''The probe set's real inputs (io500.sh drivers, IOR scripts, other
-    sites' ReFrame checks, batch scripts).'''
-    return sorted(os.path.join(PROBE, name) for name in os.listdir(PROBE)
-                  if name != 'SOURCES.tsv')
+    '''The probe sets' real inputs (io500.sh drivers, IOR scripts, other
+    sites' ReFrame checks, batch scripts, fio job files, YAML specs).'''
+    return sorted(os.path.join(folder, name) for folder in PROBES
+                  for name in os.listdir(folder) if name != 'SOURCES.tsv')
 
 
 @PROPERTY
