@@ -165,6 +165,11 @@ CASES = [
          lambda n: ('refused.sh', ('#!/bin/bash\n'
                                    + 'ior -w -b 1m 2\n' * n
                                    + 'ior -w -b 1m -e\n').encode())),
+    Case('array elements over lines', _doubling(40000), 'elements',
+         lambda n: ('array.sh', ('#!/bin/bash\nARGS=(\n'
+                                 + '  --rw=write  # a comment\n' * n
+                                 + ')\nfio --name=t --size=1g "${ARGS[@]}"'
+                                 '\n').encode())),
     Case('YAML steps (run: |)', _doubling(4000), 'steps',
          lambda n: ('steps.yaml', ''.join(
              f'step{k}:\n  run: |\n    fio --name=j{k} --rw=write '

@@ -92,3 +92,16 @@ def test_a_yaml_specs_command_and_not_its_keys():
     # ramble: `osu_latency:` is a workload's name, not a command
     ramble = audited('benchpark-osu-ramble.yaml')
     assert 'none of whose values runs a benchmark' in ramble.error
+
+
+def test_bash_arrays_are_their_elements_each_a_word():
+    # fio_jobs=( seq-1m-q8t1.fio ... ) over lines, with comments;
+    # fio_args=("--filename=${testfile}" "--size=${size}");
+    # for job in "${fio_jobs[@]}"; do fio ... "${fio_args[@]}"
+    with open(os.path.join(DIR, 'crystaldiskmark_fio.sh')) as fp:
+        run = [c for c in batch.commands('x.sh', fp.read())
+               if c.where.line == 127]
+    assert len(run) == 8                      # a sweep of the 8 jobs
+    assert run[0].words[1].endswith('/jobs/seq-1m-q8t1.fio')
+    # the else branch's array, the last set; each element its own word
+    assert run[0].words[-2:] == ['--filename=$1', '--size=${size}']

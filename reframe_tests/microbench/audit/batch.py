@@ -10,8 +10,8 @@ import re
 from collections import ChainMap
 from dataclasses import dataclass, field
 
-from microbench.audit import (bounds, harnesses, io500v1, shellflow,
-                              shellloops, shellvars, words)
+from microbench.audit import (bounds, harnesses, io500v1, shellarrays,
+                              shellflow, shellloops, shellvars, words)
 from microbench.audit.findings import Unreadable, Where
 
 #: A ``for`` loop's head, and the ``; do`` after its items
@@ -78,6 +78,7 @@ def commands(name, text, initial_env=None, prompt=False, reader=None,
         document = shellflow.heredoc(stripped)
         if document:
             flow.read_document(lines, document)
+        stripped = shellarrays.gather(stripped, lines)
         one_line = shellflow.one_line_function(stripped)
         if one_line:
             flow.functions.enter(one_line[0])
@@ -256,6 +257,8 @@ def _commands_of(part, where, loops, env, reader):
     '''The commands of one part of a line: one per configuration of the
     loop variables it uses (the first :data:`~.bounds.MAX_SWEEP`), none
     where it only sets variables (they go to ``env``).'''
+    if shellarrays.assign(part, env, env.view(), reader, where):
+        return []
     repeats, said = shellloops.repeats(loops, part)
     sweep, total = shellloops.sweep(loops, part)
     out = []

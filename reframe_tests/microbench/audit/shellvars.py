@@ -4,11 +4,16 @@ both in time and memory linear in the script.'''
 
 import bisect
 import re
+import shlex
 from collections.abc import Mapping
 
-#: A variable: ``${NAME``, then ``}`` or ``:-default}`` (read by
-#: :func:`expand`), or ``$NAME``
-_VAR = re.compile(r'\$(?:\{(\w+)(:-)?|(\w+))')
+from microbench.audit import shellwords
+
+#: A variable: ``${NAME``, an array's ``[@]``, ``[*]`` or ``[0]``, then
+#: ``}`` or ``:-default}`` (read by :func:`expand`), or ``$NAME``
+_VAR = re.compile(r'\$(?:\{(\w+)(\[(?:[@*]|\d{1,6})\])?(:-)?|(\w+))')
+#: An array's elements quoted whole (``"${ARGS[@]}"``): each its own word
+_QUOTED_ARRAY = re.compile(r'"(\$\{\w+\[[@*]\]\})"')
 
 
 class Environment:
@@ -63,12 +68,14 @@ def expand(text, env, reader=None, where=None):
     counted by ``reader`` (:meth:`~.bounds.Reader.spend`).'''
     if '$' not in text:
         return text
+    if '[' in text:
+        text = _QUOTED_ARRAY.sub(r'\1', text)
     out, at, close = [], 0, -1
     for match in _VAR.finditer(text):
         if match.start() < at:
             continue                     # inside a default already read
-        name, end, default = match[1] or match[3], match.end(), None
-        if match[1] is not None and match[2]:
+        name, end, default = match[1] or match[4], match.end(), None
+        if match[1] is not None and match[3]:
             if close < end:
                 close = text.find('}', end)
                 close = len(text) if close < 0 else close
@@ -81,6 +88,8 @@ def expand(text, env, reader=None, where=None):
             end += 1
         value = env[name] if name in env else (
             default if default is not None else text[match.start():end])
+        if match[2] and match[2][1].isdigit() and name in env:
+            value = _element(value, int(match[2][1:-1]))
         out.append(text[at:match.start()])
         out.append(value)
         at = end
@@ -89,3 +98,13 @@ def expand(text, env, reader=None, where=None):
     if reader is not None and len(expanded) > len(text):
         reader.spend(len(expanded) - len(text), where)
     return expanded
+
+
+def _element(value, index):
+    '''Element ``index`` of an array kept as its quoted elements (a plain
+    variable is its own element 0).'''
+    try:
+        elements = shellwords.split(value)
+    except ValueError:
+        return ''
+    return shlex.quote(elements[index]) if index < len(elements) else ''
