@@ -33,6 +33,9 @@ def commands(name, text, reader=None):
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise Unreadable(f'{name}: not YAML that PyYAML reads '
                          f'({excerpt(first)})') from None
+    except RecursionError:       # PyYAML's Python composer recurses
+        raise Unreadable(f'{name}: YAML nested deeper than PyYAML composes '
+                         f'(Python\'s recursion limit)') from None
     out, seen, stack = [], set(), list(reversed(documents))
     while stack:
         node = stack.pop()

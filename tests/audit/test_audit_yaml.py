@@ -1,0 +1,43 @@
+'''YAML files read for their commands (microbench/audit/yamlfile.py):
+garbage is one line of refusal, an alias is walked once, nesting past
+what PyYAML composes is refused, never a traceback.  The real files are
+in the probe sets (tests/audit/test_audit_probe3.py).'''
+
+import yaml
+
+from microbench.audit import judge, yamlfile
+
+GIB = 2**30
+
+
+def audited(name, text):
+    return judge.audit_bytes(name, text.encode(),
+                             judge.new_context(name, 24 * GIB))
+
+
+def test_an_alias_bomb_is_its_text_not_its_expansion():
+    lines = ['a0: &a0 ["fio --name=t --rw=write --size=1g"]']
+    for level in range(1, 60):
+        lines.append(f'a{level}: &a{level} [' + ', '.join(
+            [f'*a{level - 1}'] * 9) + ']')
+    report = audited('bomb.yaml', '\n'.join(lines) + '\n')
+    assert report.error is None
+    assert len(report.invocations) == 1       # 9**59 if expanded
+
+
+def test_yaml_pyyaml_refuses_is_refused_in_one_line():
+    report = audited('tab.yaml', 'a:\n\t- fio --name=x --rw=write\n')
+    assert report.error.startswith('tab.yaml: not YAML that PyYAML reads')
+    assert '\n' not in report.error
+
+
+def test_nesting_past_the_python_composer_is_refused(monkeypatch):
+    monkeypatch.setattr(yamlfile, '_LOADER', yaml.SafeLoader)
+    report = audited('deep.yaml', '[' * 20000 + ']' * 20000 + '\n')
+    assert 'nested deeper than PyYAML composes' in report.error
+
+
+def test_keys_are_names_and_numbers_are_not_commands():
+    report = audited('keys.yaml', 'osu_latency:\n  iterations: 1000\n'
+                                  'fio: 3\n')
+    assert 'none of whose values runs a benchmark' in report.error
