@@ -338,10 +338,10 @@ def refusals(directory):
         ('non-UTF-8', [file('latin1.cmd', 'fio --name=caf\u00e9\n'.encode(
             'latin-1'))], None, 'not UTF-8'),
         ('a Python script (this bench)', [os.path.abspath(__file__)], None,
-         'no benchmark command'),
+         'a Python program, not a ReFrame check'),
         ('a Python module', [file('module.py', b'import os\n\n\ndef f():'
                                   b'\n    return os.getcwd()\n')], None,
-         "'import' is not a benchmark"),
+         'a Python program, not a ReFrame check'),
         ('a missing path', [os.path.join(directory, 'missing.fio')], None,
          'nor a file here'),
         ('junk words', ['%%%', '\x01'], None, 'is not a benchmark'),

@@ -5,7 +5,7 @@ import math
 
 from page_parts import HEAD, table
 
-from microbench.audit import judge
+from microbench.audit import kinds
 from microbench.nodes import links, outliers
 from microbench.verdicts import vocabulary
 
@@ -103,7 +103,7 @@ def verdicts_page():
             'Its report\'s `kind` (JSON).\n\n',
             table(('kind', 'what it is, and how the audit tells'),
                   [(f'`{word}`', said) for word, said
-                   in judge.INPUT_KINDS.items()]),
+                   in kinds.INPUT_KINDS.items()]),
             '\n## A bisection\'s result (`microbench bisect`)\n\n',
             table(('result', 'meaning', 'shown as'),
                   [(f'`{word}`', said, f'`{shown}`') for word, (said, shown)

@@ -328,13 +328,14 @@ def _cli(capsys, *argv):
     ('fio --name=caf\u00e9\n'.encode('latin-1'), 'not UTF-8 at byte 14'),
     (b'\x7fELF\x02\x01\x01\x00' + bytes(range(256)) * 8, 'a binary file'),
     (b'import os\n\nfor x in range(3):\n    print(os.getcwd())\n',
-     "'import' is not a benchmark the audit knows"),
+     'a Python program, not a ReFrame check'),
     (b'#!/usr/bin/env python3\nimport sys\nsys.exit(0)\n',
-     'no benchmark command'),
+     'a Python program, not a ReFrame check'),
+    (b'#!/usr/bin/perl -w\nprint "ior -w\\n";\n', 'a Perl program'),
 ])
 def test_what_is_no_benchmark_input_is_one_line(tmp_path, capsys, content,
                                                 said):
-    path = tmp_path / 'input.py'
+    path = tmp_path / ('input.pl' if b'perl' in content else 'input.py')
     path.write_bytes(content)
     code, out = _cli(capsys, str(path))
     assert code == 2 and said in out, out

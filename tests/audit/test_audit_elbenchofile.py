@@ -5,7 +5,7 @@ corpus2.yaml) and on broken copies of them.'''
 
 import pytest
 
-from microbench.audit import elbenchofile, judge
+from microbench.audit import elbenchofile, kinds
 
 from corpus2 import audited, text
 
@@ -16,7 +16,7 @@ NETBENCH = 'elbencho-config-quobyte-netbench.conf'
 
 
 def test_a_configuration_file_is_the_command_it_stands_for():
-    assert judge.kind_of(IOPS, text(IOPS)) == 'elbencho-config'
+    assert kinds.kind_of(IOPS, text(IOPS)) == 'elbencho-config'
     report = audited(IOPS)
     assert report.error is None
     command = report.invocations[0].where.text

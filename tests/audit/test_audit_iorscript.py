@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from microbench.audit import iorscript, judge
+from microbench.audit import iorscript, judge, kinds
 
 import fixtures
 from corpus2 import GIB, audited
@@ -27,7 +27,7 @@ def audit_text(name, data):
 
 def test_each_run_keeps_the_directives_before_it():
     script = read('test_comments.ior')
-    assert judge.kind_of('test_comments.ior', script) == 'ior-script'
+    assert kinds.kind_of('test_comments.ior', script) == 'ior-script'
     tests = iorscript.commands('test_comments.ior', script)
     first, second = (command.words for command in tests)
     # comments and blanks before a directive, names without case

@@ -6,7 +6,8 @@ file that is no check, a cut one, and one that names no benchmark.'''
 
 import pytest
 
-from microbench.audit import judge
+from microbench.audit import kinds
+from microbench.audit.findings import Unreadable
 
 from corpus2 import audited, text
 
@@ -34,7 +35,7 @@ def programs(report):
 
 
 def test_a_check_is_read_without_importing_it():
-    assert judge.kind_of(CSCS, text(CSCS)) == 'reframe-check'
+    assert kinds.kind_of(CSCS, text(CSCS)) == 'reframe-check'
     report = audited(CSCS)
     assert report.error is None and report.kind == 'reframe-check'
     # one buffer, the OSU release unknown: N1 depends; run once: M1
@@ -77,7 +78,9 @@ def test_a_check_it_cannot_read_is_refused_in_one_line(change, said):
 def test_python_that_is_not_a_check_is_not_read_as_one():
     data = text(CSCS).replace('import reframe', 'import other')
     assert 'reframe' not in data.split('class')[0]
-    assert judge.kind_of(CSCS, data) != 'reframe-check'
+    with pytest.raises(Unreadable, match='a Python program, not a ReFrame '
+                                         'check'):
+        kinds.kind_of(CSCS, data)
 
 
 def test_its_placement_and_launcher_options_are_the_launchers():

@@ -5,7 +5,7 @@ in corpus2.yaml), and on broken copies of them.'''
 
 import pytest
 
-from microbench.audit import io500, judge
+from microbench.audit import io500, kinds
 
 from corpus2 import audited, text
 
@@ -27,7 +27,7 @@ def findings(report):
 
 
 def test_an_ini_of_io500_is_read_as_io500s():
-    assert judge.kind_of(VAST, text(VAST)) == 'io500'
+    assert kinds.kind_of(VAST, text(VAST)) == 'io500'
     report = audited(VAST)
     assert report.error is None and report.kind == 'io500'
     said = findings(report)

@@ -28,7 +28,9 @@ OFF = ('0', 'false', 'no', 'off')
 #: an argument list without a program elbencho's
 OWN = frozenset({'--hosts', '--hostsfile', '--service', '--quit',
                  '--foreground', '--netbench', '--preallocfile',
-                 '--resfile', '--svcelapsed', '--zones'})
+                 '--resfile', '--svcelapsed', '--zones', '--mkdirs',
+                 '--blockvarpct', '--nolive', '--nosvcshare', '--infloop',
+                 '--rotatehosts', '--dirsharing'})
 
 
 def _lines(text):

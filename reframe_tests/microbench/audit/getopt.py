@@ -12,9 +12,10 @@ from microbench.audit.bounds import (EXCERPT_CHARS, clipped, excerpt,
 from microbench.audit.findings import Unreadable
 
 
-#: A word that is a variable the input does not set (``$PARAMS``): it
-#: may hold options; passed over, and said by the audit
-UNSET = re.compile(r'^\$\{?(\w+)\}?$')
+#: A word that is a variable the input does not set (``$PARAMS``), or a
+#: documentation's placeholder for one (``<mdtest_options>``): it may hold
+#: options; passed over, and said by the audit (its name: ``[1]``)
+UNSET = re.compile(r'^(?:\$\{?(?=\w+\}?$)|<(?=\w[\w-]*>$))([\w-]+)[}>]?$')
 
 
 @dataclass(slots=True)

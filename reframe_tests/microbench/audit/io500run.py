@@ -16,6 +16,10 @@ from microbench.audit.findings import Where
 
 #: The IO500 program (IO500/io500's C driver, ISC20 on)
 PROGRAM = 'io500'
+#: IO500's own driver script (IO500/io500's ``io500.sh``): it runs
+#: ``$io500_mpirun $io500_mpiargs $PWD/io500 $1`` (``mpiexec -np 2`` as
+#: shipped; a site sets its own)
+DRIVER = 'io500.sh'
 
 
 def judge_config(name, text, context, judge_command, prefix=None,
@@ -57,12 +61,19 @@ def judge_program(launch, command, context, judge_command):
     text = None
     if config is not None:
         text = files.get(config) or files.get(words.program_name(config))
-    note = None
+    notes = []
     if text is None:
         text = '[global]\n'
-        note = (f'the configuration {config or "(none given)"} is not in '
-                f'the input: its phases judged with IO500\'s defaults')
+        notes.append(f'the configuration {config or "(none given)"} is not '
+                     f'in the input: its phases judged with IO500\'s '
+                     f'defaults')
+    prefix = launch.prefix or ['mpirun']
+    if words.program_name(launch.argv[0]) == DRIVER:
+        prefix = [*launch.prefix, '$io500_mpirun', '$io500_mpiargs']
+        notes.append(f'{DRIVER}, IO500\'s driver, runs io500 under its own '
+                     f'$io500_mpirun $io500_mpiargs (mpiexec -np 2 as '
+                     f'shipped): nodes and tasks as the site set them')
     return judge_config(command.where.file, text, context, judge_command,
-                        prefix=launch.prefix or ['mpirun'],
-                        where=command.where, note=note)
+                        prefix=prefix, where=command.where,
+                        note='; '.join(notes) or None)
 

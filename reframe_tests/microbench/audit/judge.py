@@ -2,18 +2,20 @@
 fio job file, a batch script, a Darshan log), every benchmark invocation in
 it, and each judged by its tool's rules.'''
 
-import re
 from collections import ChainMap
 from dataclasses import dataclass, field
 
 from microbench.audit import (batch, batchjob, bounds, darshanlog, elbencho,
-                              elbenchofile, fio, getopt, io500, io500run, ior,
-                              iorscript, network, readable, reframecheck,
-                              words, yamlfile)
+                              elbenchofile, fio, getopt, io500run, ior,
+                              iorscript, markdown, network, readable,
+                              reframecheck, words, yamlfile)
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import Context, node_memory, osu_version_in
 from microbench.audit.programs import KNOWN, canonical, tool_of
 from microbench.audit.findings import Unreadable, Where
+from microbench.audit.kinds import (COMMAND, DARSHAN, ELBENCHO_CONFIG,
+                                    FIO_JOB, IO500, IOR_SCRIPT, MARKDOWN,
+                                    REFRAME_CHECK, SCRIPT, YAML, kind_of)
 
 #: A Darshan log's names (its content is told by
 #: :func:`.darshanlog.is_log` too)
@@ -55,77 +57,12 @@ def reader_for(context):
     return context.reader or bounds.Reader(context.directory)
 
 
-#: What the audit reads an input as (a report's ``kind``), with how it
-#: tells
-INPUT_KINDS = {
-    'command': 'a command line (a file of one, or the audit\'s own '
-               'arguments)',
-    'fio': 'a fio job file (sections of name=value lines)',
-    'script': 'a batch or shell script (its name, a #! line or a '
-              'scheduler\'s directives)',
-    'darshan': 'a Darshan log (its name or its header)',
-    'io500': 'an IO500 configuration (a section only IO500 has)',
-    'elbencho-config': 'an elbencho configuration file (name=value lines '
-                       'of its long options)',
-    'reframe-check': 'a ReFrame check (a .py file that imports ReFrame), '
-                     'parsed, never imported',
-    'ior-script': 'an IOR script (ior -f: directives between IOR START '
-                  'and IOR STOP, a test at each RUN)',
-    'yaml': 'a YAML file (its name: CI steps, Kubernetes or Flux Operator '
-            'specs): each string value a command, or a script on several '
-            'lines',
-}
-(COMMAND, FIO_JOB, SCRIPT, DARSHAN, IO500, ELBENCHO_CONFIG,
- REFRAME_CHECK, IOR_SCRIPT, YAML) = INPUT_KINDS
-
 class NothingRuns(Exception):
     '''A readable input that runs no benchmark (said, clean).'''
 
 
 #: Text of an input's bytes (:func:`.bounds.decode`)
 decode = bounds.decode
-
-
-#: The names of scripts
-SCRIPT_EXTENSIONS = ('.sh', '.bash', '.ksh', '.zsh', '.slurm', '.pbs',
-                     '.sbatch', '.lsf', '.bsub', '.qsub', '.job')
-
-
-def kind_of(name, text):
-    '''The :data:`INPUT_KINDS` word of a text input.'''
-    stripped = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    if not stripped:
-        raise Unreadable(f'{name}: empty: nothing to judge')
-    if yamlfile.is_yaml(name):
-        return YAML
-    if name.endswith('.job') and _sections_only(stripped):
-        return FIO_JOB               # fio.job: a job file, not a batch job
-    if name.endswith(SCRIPT_EXTENSIONS) or \
-            stripped[0].startswith('#!') or any(
-            ln.startswith(batchjob.DIRECTIVES) for ln in stripped):
-        return SCRIPT
-    if name.endswith('.py') and reframecheck.is_check(text):
-        return REFRAME_CHECK
-    if iorscript.is_script(text):
-        return IOR_SCRIPT
-    if io500.is_config(text):
-        return IO500
-    if elbenchofile.is_config(text):
-        return ELBENCHO_CONFIG
-    sections = [ln for ln in stripped if ln.startswith('[')]
-    if name.endswith('.fio') or (sections and re.match(r'^\[[^\]]*\]?$',
-                                                       stripped[0])):
-        return FIO_JOB
-    if _sections_only(stripped):
-        return FIO_JOB
-    return COMMAND
-
-
-def _sections_only(stripped):
-    '''Whether the lines are a fio job file's: sections, ``name=value``
-    lines and comments only.'''
-    return any(ln.startswith('[') for ln in stripped) and all(
-        re.match(r'^([;#\[]|[\w.-]+(=|$))', ln) for ln in stripped)
 
 
 def audit_bytes(name, data, context, argv=False):
@@ -181,10 +118,21 @@ def _judge_text(name, text, kind, context, argv, refused):
             reframecheck.commands(name, text, reader_for(context)),
             lambda command: _judge_command(command, context, required=True),
             refused)
+    if kind == MARKDOWN:
+        found = readable.judged_each(
+            batch.commands(name, markdown.script_of(text), prompt=True,
+                           reader=reader_for(context)),
+            lambda command: _judge_command(command, context, required=False),
+            refused)
+        if not found:
+            raise Unreadable(f'{name}: a Markdown document none of whose '
+                             f'code blocks runs a benchmark ({KNOWN})')
+        return found
     if kind == YAML:
         context = context.with_(whole_run=True)
         found = readable.judged_each(
-            yamlfile.commands(name, text, reader_for(context)),
+            _elbencho_named(yamlfile.commands(name, text,
+                                              reader_for(context))),
             lambda command: _judge_command(command, context, required=False),
             refused)
         if not found:
@@ -227,13 +175,8 @@ def _judge_text(name, text, kind, context, argv, refused):
             raise Unreadable(f'{name}: no benchmark command (fio, IOR, '
                              f'mdtest, OSU, fabtests, elbencho) in it')
         return found
-    commands = batch.commands(name, text, prompt=True,
-                              reader=reader_for(context))
-    for command in commands:
-        # elbencho's arguments without the program (a container's)
-        if command.words and tool_of(command.words[0]) is None and \
-                elbenchofile.is_argument_list(command.words):
-            command.words = ['elbencho', *command.words]
+    commands = _elbencho_named(batch.commands(name, text, prompt=True,
+                                              reader=reader_for(context)))
     found = bounds.judged(
         commands, lambda command: _judge_command(
             command, context, required=argv or len(commands) == 1),
@@ -247,6 +190,16 @@ def _judge_text(name, text, kind, context, argv, refused):
 
 #: The longest path a refusal names whole (Linux's PATH_MAX)
 PATH_CHARS = 4096
+
+
+def _elbencho_named(commands):
+    '''The commands, elbencho's arguments without the program (a
+    container's, whose image runs elbencho) given its name.'''
+    for command in commands:
+        if command.words and tool_of(command.words[0]) is None and \
+                elbenchofile.is_argument_list(command.words):
+            command.words = ['elbencho', *command.words]
+    return commands
 
 
 def _judge_command(command, context, required, striped=False,

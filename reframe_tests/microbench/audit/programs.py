@@ -34,7 +34,7 @@ def tool_of(program):
         return 'osu'
     if program == 'fi_pingpong':
         return 'pingpong'
-    if program == io500run.PROGRAM:
+    if program in (io500run.PROGRAM, io500run.DRIVER):
         return 'io500'
     if program.startswith('fi_') and program not in NOT_FABTESTS:
         return 'fabtests'

@@ -37,6 +37,9 @@ class Summary:
     hooks: list = field(default_factory=list)
     launcher: list = field(default_factory=list)
     placement: dict = field(default_factory=dict)
+    #: a hook sets ``self.job.launcher = getlauncher('local')()``: the
+    #: executable runs without a launcher (a driver that launches itself)
+    local: bool = False
 
 
 def commands(name, classes, reader=None):
@@ -60,6 +63,8 @@ def commands(name, classes, reader=None):
         launcher = ['srun', *(f'{_PLACEMENT[k]}={v}' for k, v in
                               placement.items()),
                     *_folded(op for s in chain for op in s.launcher)]
+        if any(summary.local for summary in chain):
+            launcher = []
         options = _folded([*(op for s in chain for op in s.body),
                            *(op for s in chain for op in s.hooks)])
         words = [*launcher, program, *options]
@@ -114,6 +119,7 @@ def _summary(cls, summaries):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 _assigned(summary, target_name(target), node.value)
+                summary.local |= _local_launcher(target, node.value)
         _option(node, summary.launcher, _launcher_target)
     summaries[id(cls)] = summary
     return summary
@@ -130,6 +136,16 @@ def _assigned(summary, name, value):
     elif name in _PLACEMENT and isinstance(constant, int) and \
             not isinstance(constant, bool):
         summary.placement[name] = constant
+
+
+def _local_launcher(target, value):
+    '''Whether an assignment is ``self.job.launcher =
+    getlauncher('local')()``.'''
+    return ast.unparse(target) == 'self.job.launcher' and \
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Call) \
+        and ast.unparse(value.func.func).endswith('getlauncher') and \
+        [ast.unparse(a) for a in value.func.args] in (["'local'"],
+                                                      ['"local"'])
 
 
 def target_name(node):

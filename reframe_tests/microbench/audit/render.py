@@ -8,7 +8,7 @@ import urllib.parse
 
 from microbench.audit.bounds import clipped
 from microbench.audit.findings import CATALOGUE, CERTAIN
-from microbench.audit.judge import FIO_JOB
+from microbench.audit.kinds import FIO_JOB
 
 #: The JSON format's name and version
 FORMAT, VERSION = 'microbench audit', 1

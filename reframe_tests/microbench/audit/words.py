@@ -54,6 +54,10 @@ CONTAINERS = {
 }
 CONTAINERS[('podman', 'run')] = CONTAINERS[('sarus', 'run')] = \
     CONTAINERS[('docker', 'run')]
+#: ``docker exec [options] CONTAINER command``: a running container's
+CONTAINERS[('docker', 'exec')] = CONTAINERS[('podman', 'exec')] = {
+    '-i', '-t', '-it', '-ti', '-d', '--detach', '--interactive', '--tty',
+    '--privileged'}
 for _verb in ('run', 'exec'):
     CONTAINERS[('apptainer', _verb)] = CONTAINERS[('singularity', 'run')] = \
         CONTAINERS[('singularity', 'exec')]
@@ -193,8 +197,10 @@ def launch(words, known=None):
 
 #: Programs that run a command on other nodes, and their options that
 #: take a value: ``ssh HOST "cmd"`` (a host, then the command),
-#: ``pdsh -w HOSTS cmd``, ``clush -w NODES cmd``
+#: ``pdsh -w HOSTS cmd``, ``clush -w NODES cmd`` (and ``kubectl exec POD
+#: -- cmd``, read apart)
 REMOTE = {
+    'kubectl': set(),
     'ssh': {'-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L',
             '-l', '-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w'},
     'pdsh': {'-w', '-x', '-R', '-l', '-f', '-t', '-u', '-g', '-X'},
@@ -206,6 +212,12 @@ REMOTE = {
 def remote(words):
     '''The index of the command a remote runner at ``words[0]`` runs (its
     options and, for ssh, the host before it), or None.'''
+    if words and program_name(words[0]) == 'kubectl':
+        # kubectl exec [options] POD -- command
+        if words[1:2] != ['exec'] or '--' not in words:
+            return None
+        at = words.index('--') + 1
+        return at if at < len(words) else None
     valued = REMOTE.get(program_name(words[0])) if words else None
     if valued is None:
         return None

@@ -2,7 +2,8 @@
 (``run: |``, ``script:``), Kubernetes and Flux Operator specs
 (``command: ./osu_get_latency``), experiment files.  Every string value
 is read as the shell reads it: a value on one line a command, a value on
-several lines a script; keys are names, never commands.  Parsed with
+several lines a script; keys are names, never commands; a container's
+``command:`` and ``args:`` lists are one command.  Parsed with
 PyYAML's safe composer: no Python object is built, and an alias is the
 node it names, walked once (an alias bomb costs what its text does).'''
 
@@ -48,8 +49,43 @@ def commands(name, text, reader=None):
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(reversed(node.value))
         elif isinstance(node, yaml.MappingNode):
+            container = _container(name, node)
+            if container is not None:
+                out.append(container[0])
+                seen.update(id(n) for n in container[1])
             stack.extend(value for _, value in reversed(node.value))
     return out
+
+
+def _words(node):
+    '''The strings of a list of scalars (``args: ["-w", "/data"]``), or
+    None.'''
+    if not isinstance(node, yaml.SequenceNode) or not node.value or not all(
+            isinstance(item, yaml.ScalarNode) for item in node.value):
+        return None
+    return [item.value for item in node.value]
+
+
+def _container(name, node):
+    '''(the :class:`~.batch.Command`, the nodes it reads) of a container's
+    ``command:`` and ``args:`` lists (Kubernetes, Helm values): the
+    command's words then the arguments'; without a command, the image's
+    own entrypoint (``image: breuner/elbencho``) runs them; None where
+    the mapping has no such list.'''
+    keys = {key.value: value for key, value in node.value
+            if isinstance(key, yaml.ScalarNode)}
+    command, args = _words(keys.get('command')), _words(keys.get('args'))
+    if command is None and args is None:
+        return None
+    argv = [*(command or []), *(args or [])]
+    image = keys.get('image')
+    if command is None and isinstance(image, yaml.ScalarNode) and \
+            image.value.strip():
+        argv = [image.value.strip(), *argv]
+    read = [keys[key] for key in ('command', 'args') if _words(keys.get(key))
+            is not None]
+    where = Where(name, read[0].start_mark.line + 1, ' '.join(argv))
+    return batch.Command(where, argv, 1, None, {}), read
 
 
 def _commands_of(name, node, reader):
