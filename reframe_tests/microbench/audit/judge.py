@@ -118,30 +118,27 @@ def _judge_text(name, text, kind, context, argv, refused):
             reframecheck.commands(name, text, reader_for(context)),
             lambda command: _judge_command(command, context, required=True),
             refused)
-    if kind == MARKDOWN:
+    if kind in (MARKDOWN, YAML):
+        if kind == MARKDOWN:
+            commands = batch.commands(name, markdown.script_of(text),
+                                      prompt=True, reader=reader_for(context))
+            what = 'a Markdown document none of whose code blocks runs'
+        else:
+            context = context.with_(whole_run=True)
+            commands = _elbencho_named(yamlfile.commands(
+                name, text, reader_for(context)))
+            what = 'a YAML file none of whose values runs'
         found = readable.judged_each(
-            batch.commands(name, markdown.script_of(text), prompt=True,
-                           reader=reader_for(context)),
-            lambda command: _judge_command(command, context, required=False),
+            commands, lambda command: _judge_command(command, context,
+                                                     required=False),
             refused)
         if not found:
-            raise Unreadable(f'{name}: a Markdown document none of whose '
-                             f'code blocks runs a benchmark ({KNOWN})')
-        return found
-    if kind == YAML:
-        context = context.with_(whole_run=True)
-        found = readable.judged_each(
-            _elbencho_named(yamlfile.commands(name, text,
-                                              reader_for(context))),
-            lambda command: _judge_command(command, context, required=False),
-            refused)
-        if not found:
-            raise Unreadable(f'{name}: a YAML file none of whose values runs '
-                             f'a benchmark ({KNOWN})')
+            raise Unreadable(f'{name}: {what} a benchmark ({KNOWN})')
         return found
     if kind == IOR_SCRIPT:
         return readable.judged_each(iorscript.commands(name, text),
-                     lambda test: _required(test, context), refused)
+                                    lambda test: _required(test, context),
+                                    refused)
     if kind == ELBENCHO_CONFIG:
         argv = elbenchofile.argv_of(name, text)
         where = Where(name, None, ' '.join(argv))
