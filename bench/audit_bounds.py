@@ -187,10 +187,10 @@ CASES = [
 def _alias_levels(count):
     '''A YAML alias bomb: each level a list of nine aliases of the one
     before (9**count leaves if expanded).'''
-    lines = ['a0: &a0 ["fio --name=t --rw=write --size=1g"]']
+    lines = ['script:', '  a0: &a0 ["fio --name=t --rw=write --size=1g"]']
     for level in range(1, count + 1):
         aliases = ', '.join([f'*a{level - 1}'] * 9)
-        lines.append(f'a{level}: &a{level} [{aliases}]')
+        lines.append(f'  a{level}: &a{level} [{aliases}]')
     return '\n'.join(lines) + '\n'
 
 

@@ -37,3 +37,19 @@ def test_every_probe_input_is_read(name):
             path, 24 * GIB, directory=DIR))
     assert report.error is None, report.error
     assert report.invocations or report.note
+
+
+def test_a_check_that_runs_io500s_driver_under_no_launcher():
+    '''EPCC's check runs IO500's io500.sh with an ini and sets
+    ``self.job.launcher = getlauncher('local')()``: the driver launches
+    io500 itself, under its own $io500_mpirun.'''
+    path = os.path.join(DIR, 'epcc-io500.py')
+    with open(path, 'rb') as fp:
+        report = judge.audit_bytes(path, fp.read(), judge.new_context(
+            path, 24 * GIB, directory=DIR))
+    assert report.kind == 'reframe-check' and len(report.invocations) == 27
+    first = report.invocations[0]
+    assert first.where.text.startswith(
+        '[ior-easy-write] $io500_mpirun $io500_mpiargs ior ')
+    assert any("io500.sh, IO500's driver" in said
+               for said in first.not_judged)

@@ -313,7 +313,7 @@ def test_a_message_quotes_a_long_word_cut(limit):
 # ---- issue 46's readers: IO500 drivers, IOR scripts, ReFrame checks ----
 
 PROBES = [fixtures.path(os.path.join('audit', name))
-          for name in ('probe', 'probe2', 'probe3')]
+          for name in ('probe', 'probe2', 'probe3', 'probe4')]
 
 
 def probe():

@@ -16,9 +16,9 @@ def audited(name, text):
 
 
 def test_an_alias_bomb_is_its_text_not_its_expansion():
-    lines = ['a0: &a0 ["fio --name=t --rw=write --size=1g"]']
+    lines = ['script:', '  a0: &a0 ["fio --name=t --rw=write --size=1g"]']
     for level in range(1, 60):
-        lines.append(f'a{level}: &a{level} [' + ', '.join(
+        lines.append(f'  a{level}: &a{level} [' + ', '.join(
             [f'*a{level - 1}'] * 9) + ']')
     report = audited('bomb.yaml', '\n'.join(lines) + '\n')
     assert report.error is None
@@ -39,5 +39,13 @@ def test_nesting_past_the_python_composer_is_refused(monkeypatch):
 
 def test_keys_are_names_and_numbers_are_not_commands():
     report = audited('keys.yaml', 'osu_latency:\n  iterations: 1000\n'
-                                  'fio: 3\n')
+                                  'fio: 3\nname: fio\n')
     assert 'none of whose values runs a benchmark' in report.error
+
+
+def test_only_the_values_a_tool_runs_are_commands():
+    report = audited('steps.yaml', 'description: fio --name=x --rw=write\n'
+                                   'steps:\n  - run: fio --name=y --rw=read'
+                                   ' --size=1g\n')
+    (invocation,) = report.invocations
+    assert invocation.where.line == 3

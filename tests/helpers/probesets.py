@@ -10,7 +10,7 @@ from microbench.audit import judge
 
 import fixtures
 
-SETS = ('probe2', 'probe3')
+SETS = ('probe2', 'probe3', 'probe4')
 GIB = 2**30
 
 

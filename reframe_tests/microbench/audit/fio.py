@@ -7,10 +7,9 @@ the fio checks build their variants from: S1 ``direct=1`` (the
 fill (``fio_time_based_overwrite``'s ``large``).
 '''
 
-import os
 
 from microbench import knobs
-from microbench.audit import (bounds, fiocommand, fiojob, fioprofile,
+from microbench.audit import (fiojob, fioprofile,
                               fiorewrite)
 from microbench.audit.bounds import integer
 from microbench.audit.context import memory_text, repeated, size_text
@@ -272,6 +271,20 @@ def _read_back(found, job, context, source, rw, direct, per_file, total,
                runtime, time_based):
     if rw not in READS or direct:
         return
+    pre_read = job.last('pre_read')
+    if pre_read is not None and fiojob.truth(pre_read.value):
+        memory = context.memory
+        fits = total and memory and total < memory
+        certainty = CERTAIN if fits else depends(
+            f'the files fitting in the page cache of the node '
+            f'({memory_text(memory)})')
+        found.findings.append(_finding(
+            source, job, 'S4', f'rw={rw}, pre_read={pre_read.value}: fio '
+            f'reads the files into the page cache before the timed reads, '
+            f'and does not drop them (it clears invalidate; fio\'s HOWTO, '
+            f'pre_read)', pre_read.where, certainty,
+            {'direct': '1', 'pre_read': None}))
+        return
     invalidate = job.last('invalidate')
     if invalidate is not None and not fiojob.truth(invalidate.value):
         found.findings.append(_finding(
@@ -351,49 +364,3 @@ def _interrupts():
               for name in options}
     return {**{name: None for name in polled | {'sqthread_poll_cpu'}},
             **_fix_of(knobs.FIO_COMPLETION_POLLING['interrupt'])}
-
-
-def judge_command(launch, where, context, reader):
-    '''Every job of a fio command line (and of the job files it names).'''
-    try:
-        command = fiocommand.read_command_line(launch.argv, where, context.env,
-                                           reader)
-    except FileNotFoundError as err:
-        command = fiocommand.read_command_line(launch.argv, where, context.env)
-        missing = Invocation('fio', where)
-        missing.not_judged.append(f'job file {err.filename}: not found '
-                                  f'here, its jobs are not judged')
-        return [missing] + _judged(command, launch, context, where)
-    return _judged(command, launch, context, where)
-
-
-def _judged(command, launch, context, where):
-    files = [fiorewrite.FileSource(f.path, '\n'.join(f.lines),
-                                   launch.text(), len(f.jobs))
-             for f in command.job_files if isinstance(f, fiojob.JobFile)]
-    source = fiorewrite.CommandSource(launch, files, len(command.jobs))
-    jobs = [*command.jobs, *(job for job_file in command.job_files
-                             if isinstance(job_file, fiojob.JobFile)
-                             for job in job_file.jobs)]
-    out = bounds.judged(jobs, lambda job: [judge_job(job, context, source)],
-                        'jobs')
-    for job_file in command.job_files:
-        if not isinstance(job_file, fiojob.JobFile):
-            missing = Invocation('fio', command.jobs[0].where
-                                 if command.jobs else where)
-            missing.not_judged.append(f'job file {job_file}: not read')
-            out.append(missing)
-    return out
-
-
-def judge_job_file(path, text, context, reader, sections=()):
-    '''Every job of a fio job file given as the input itself.'''
-    location = None
-    if reader is not None:
-        location = os.path.join(reader.directory, os.path.basename(path))
-    job_file = fiojob.read_job_file(path, text, (), sections, context.env,
-                                    reader, location)
-    source = fiorewrite.FileSource(path, text, jobs=len(job_file.jobs))
-    return bounds.judged(job_file.jobs,
-                         lambda job: [judge_job(job, context, source)],
-                         'jobs')

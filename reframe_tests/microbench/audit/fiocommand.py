@@ -22,6 +22,17 @@ def _long_only(text):
     return key in options.FIO_COMMAND_LINE or key in options.fio()
 
 
+#: fio's options that print and exit (no job runs)
+PRINTS = ('--version', '-v', '--help', '-h', '--cmdhelp', '--enghelp')
+
+
+def prints_only(argv):
+    '''Whether fio's ``argv`` (program first) runs no job: it prints its
+    version or help and exits (``fio --version``), or names nothing.'''
+    return len(argv) < 2 or any(word.split('=', 1)[0] in PRINTS
+                                for word in argv[1:])
+
+
 @dataclass
 class CommandLine:
     '''A fio command line read: its jobs, the job files it names, and the

@@ -6,9 +6,9 @@ from collections import ChainMap
 from dataclasses import dataclass, field
 
 from microbench.audit import (batch, batchjob, bounds, darshanlog, elbencho,
-                              elbenchofile, fio, getopt, io500run, ior,
-                              iorscript, markdown, network, readable,
-                              reframecheck, words, yamlfile)
+                              elbenchofile, fiocommand, fioinputs, getopt,
+                              io500run, ior, iorscript, markdown, network,
+                              readable, reframecheck, words, yamlfile)
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import Context, node_memory, osu_version_in
 from microbench.audit.programs import KNOWN, canonical, tool_of
@@ -145,8 +145,8 @@ def _judge_text(name, text, kind, context, argv, refused):
         return _judge_command(batch.Command(where, argv, 1, None, {}),
                               context, required=True)
     if kind == FIO_JOB:
-        return fio.judge_job_file(name, text, context, reader_for(context),
-                                  context.sections)
+        return fioinputs.judge_job_file(name, text, context,
+                                        reader_for(context), context.sections)
     version = osu_version_in(text)
     if version and not context.osu_version:
         context = context.with_(osu_version=version,
@@ -229,6 +229,12 @@ def _judge_command(command, context, required, striped=False,
                              f'{excerpt(launch.program or "?")} is not a '
                              f'benchmark the audit knows ({KNOWN})')
         return []
+    if tool == 'fio' and fiocommand.prints_only(launch.argv):
+        if required:
+            raise Unreadable(f'{command.where}: fio prints and exits '
+                             f'({excerpt(" ".join(launch.argv))}): no job '
+                             f'runs')
+        return []                      # `fio --version` in a guide
     found = _judge_tool(tool, launch, command, context, striped)
     _said_unset(found, launch)
     for invocation in found:
@@ -278,7 +284,8 @@ def _judge_tool(tool, launch, command, context, striped):
                             env=ChainMap(command.env, context.env))
     where = command.where
     if tool == 'fio':
-        return fio.judge_command(launch, where, context, reader_for(context))
+        return fioinputs.judge_command(launch, where, context,
+                                       reader_for(context))
     if tool == 'ior':
         found = iorscript.follow(launch, command, context,
                                  reader_for(context), _required)

@@ -10,6 +10,8 @@ into one shell would have it).'''
 
 import re
 
+from microbench.audit.programs import tool_of
+
 #: A fence that opens or closes a code block (up to three blanks before
 #: it, three or more backticks or tildes), and the block's language
 _FENCE = re.compile(r'^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)')
@@ -20,8 +22,25 @@ NOT_SHELL = {'python', 'py', 'python3', 'yaml', 'yml', 'json', 'c', 'cpp',
              'makefile', 'cmake', 'r', 'julia', 'fortran', 'perl', 'ruby'}
 #: A line that is one inline code span (```fi_pingpong -p tcp```)
 _SPAN_LINE = re.compile(r'^\s*(?:[-*+]\s+)?`([^`]+)`\s*$')
-#: A console's prompt before a command
-_PROMPT = re.compile(r'^\s*(?:\[[^\]]*\]\s*)?[$>]\s')
+#: A console's prompt before a command (``$ ``, ``> ``, ``[user@host]$
+#: ``; root's ``# `` where a program follows: :func:`_prompt`)
+_PROMPT = re.compile(r'^\s*(?:\[[^\]]*\]\s*)?[$>#]\s+(?=\S)')
+#: What follows root's ``# `` prompt (else the line is a comment)
+_ROOT_RUNS = ('docker', 'podman', 'singularity', 'apptainer', 'sudo',
+              'mpirun', 'mpiexec', 'srun', 'numactl', 'taskset', './')
+
+
+def _prompt(line):
+    '''The prompt before a line's command, or None.'''
+    match = _PROMPT.match(line)
+    if match is None:
+        return None
+    if match[0].rstrip().endswith('#'):
+        rest = line[match.end():]
+        if not (rest.startswith(_ROOT_RUNS) or
+                tool_of(rest.split()[0].rsplit('/', 1)[-1])):
+            return None
+    return match
 
 
 def is_markdown(name):
@@ -62,13 +81,13 @@ def script_of(text):
 def _keep(block, out):
     '''Copy a block's commands into ``out``: a console transcript's
     prompted lines (and their continuations), else every line.'''
-    prompted = any(_PROMPT.match(line) for _, line in block)
+    prompted = any(_prompt(line) for _, line in block)
     going_on = False
     for number, line in block:
         if not prompted:
             out[number] = line
             continue
-        prompt = _PROMPT.match(line)
+        prompt = _prompt(line)
         if prompt or going_on:
             out[number] = line[prompt.end():] if prompt else line
             going_on = line.rstrip().endswith('\\')

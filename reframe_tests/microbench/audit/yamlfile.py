@@ -1,11 +1,15 @@
 '''YAML files that hold benchmark commands: CI pipelines' steps
 (``run: |``, ``script:``), Kubernetes and Flux Operator specs
-(``command: ./osu_get_latency``), experiment files.  Every string value
-is read as the shell reads it: a value on one line a command, a value on
-several lines a script; keys are names, never commands; a container's
-``command:`` and ``args:`` lists are one command.  Parsed with
+(``command: ./osu_get_latency``), experiment files.  The string values
+of keys that run them (``run``, ``script``, ``shell``, ``command``,
+``args``, ``entrypoint``: :data:`_RUNS`) are read as the shell reads
+them: a value on one line a command, a value on several lines a script;
+other values (``name: fio``) and keys are names, never commands; a
+container's ``command:`` and ``args:`` lists are one command.  Parsed with
 PyYAML's safe composer: no Python object is built, and an alias is the
 node it names, walked once (an alias bomb costs what its text does).'''
+
+import re
 
 import yaml
 
@@ -37,24 +41,41 @@ def commands(name, text, reader=None):
     except RecursionError:       # PyYAML's Python composer recurses
         raise Unreadable(f'{name}: YAML nested deeper than PyYAML composes '
                          f'(Python\'s recursion limit)') from None
-    out, seen, stack = [], set(), list(reversed(documents))
+    out, seen = [], set()
+    stack = [(node, False) for node in reversed(documents)]
     while stack:
-        node = stack.pop()
+        node, runs = stack.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
         if isinstance(node, yaml.ScalarNode):
-            if node.tag == 'tag:yaml.org,2002:str' and node.value.strip():
+            if runs and node.tag == 'tag:yaml.org,2002:str' and \
+                    node.value.strip():
                 out.extend(_commands_of(name, node, reader))
         elif isinstance(node, yaml.SequenceNode):
-            stack.extend(reversed(node.value))
+            stack.extend((item, runs) for item in reversed(node.value))
         elif isinstance(node, yaml.MappingNode):
             container = _container(name, node)
             if container is not None:
                 out.append(container[0])
                 seen.update(id(n) for n in container[1])
-            stack.extend(value for _, value in reversed(node.value))
+            stack.extend(
+                (value, runs or _runs(key)) for key, value in
+                reversed(node.value))
     return out
+
+
+#: Keys whose values a tool runs: CI steps (``run``, ``script``,
+#: ``before_script``), Ansible's ``shell`` and ``command``, containers'
+#: ``command``, ``args`` and ``entrypoint``, ``preCommand``
+_RUNS = re.compile(r'(?i)^(run|shell|cmd|exec|args|entrypoint|executable|'
+                   r'\w*command|\w*commands|\w*script|\w*scripts)$')
+
+
+def _runs(key):
+    '''Whether a mapping's key says its value is run.'''
+    return isinstance(key, yaml.ScalarNode) and \
+        _RUNS.match(str(key.value)) is not None
 
 
 def _words(node):

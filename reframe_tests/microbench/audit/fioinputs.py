@@ -1,0 +1,56 @@
+'''fio's inputs judged job by job (:func:`.fio.judge_job`): a command line
+and the job files it names, or a job file given as the input itself.'''
+
+import os
+
+from microbench.audit import bounds, fio, fiocommand, fiojob, fiorewrite
+from microbench.audit.findings import Invocation
+
+
+def judge_command(launch, where, context, reader):
+    '''Every job of a fio command line (and of the job files it names).'''
+    try:
+        command = fiocommand.read_command_line(launch.argv, where, context.env,
+                                           reader)
+    except FileNotFoundError as err:
+        command = fiocommand.read_command_line(launch.argv, where, context.env)
+        missing = Invocation('fio', where)
+        missing.not_judged.append(f'job file {err.filename}: not found '
+                                  f'here, its jobs are not judged')
+        return [missing] + _judged(command, launch, context, where,
+                                   said=True)
+    return _judged(command, launch, context, where)
+
+
+def _judged(command, launch, context, where, said=False):
+    '''The invocations of a command line's jobs; its job files not read
+    said each (``said``: already said).'''
+    files = [fiorewrite.FileSource(f.path, '\n'.join(f.lines),
+                                   launch.text(), len(f.jobs))
+             for f in command.job_files if isinstance(f, fiojob.JobFile)]
+    source = fiorewrite.CommandSource(launch, files, len(command.jobs))
+    jobs = [*command.jobs, *(job for job_file in command.job_files
+                             if isinstance(job_file, fiojob.JobFile)
+                             for job in job_file.jobs)]
+    out = bounds.judged(
+        jobs, lambda job: [fio.judge_job(job, context, source)], 'jobs')
+    for job_file in command.job_files:
+        if not isinstance(job_file, fiojob.JobFile) and not said:
+            missing = Invocation('fio', command.jobs[0].where
+                                 if command.jobs else where)
+            missing.not_judged.append(f'job file {job_file}: not read')
+            out.append(missing)
+    return out
+
+
+def judge_job_file(path, text, context, reader, sections=()):
+    '''Every job of a fio job file given as the input itself.'''
+    location = None
+    if reader is not None:
+        location = os.path.join(reader.directory, os.path.basename(path))
+    job_file = fiojob.read_job_file(path, text, (), sections, context.env,
+                                    reader, location)
+    source = fiorewrite.FileSource(path, text, jobs=len(job_file.jobs))
+    return bounds.judged(job_file.jobs,
+                         lambda job: [fio.judge_job(job, context, source)],
+                         'jobs')

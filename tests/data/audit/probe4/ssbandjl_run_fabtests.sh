@@ -1,0 +1,4 @@
+cd /home/xb/project/libfabric/libfabric/fabtests/scripts
+# bash -x ./runfabtests.sh
+./runfabtests.sh
+
