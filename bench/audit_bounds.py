@@ -170,6 +170,11 @@ CASES = [
                                  + '  --rw=write  # a comment\n' * n
                                  + ')\nfio --name=t --size=1g "${ARGS[@]}"'
                                  '\n').encode())),
+    Case('Markdown blocks of a console transcript', _doubling(4000),
+         'blocks', lambda n: ('guide.md', ''.join(
+             f'Run {k}:\n\n```console\n$ fio --name=j{k} --rw=write '
+             f'--size=1g\nj{k}: (groupid=0, jobs=1)\n```\n\n'
+             for k in range(n)).encode())),
     Case('YAML steps (run: |)', _doubling(4000), 'steps',
          lambda n: ('steps.yaml', ''.join(
              f'step{k}:\n  run: |\n    fio --name=j{k} --rw=write '
