@@ -73,3 +73,14 @@ def test_python_programs_are_refused_as_such():
     # modal's docstrings say "fi_pingpong server. Node rank 1 waits ..."
     report = audited('modal_pingpong_efa.py')
     assert 'a Python program, not a ReFrame check' in report.error
+
+
+def test_a_placeholder_that_may_hold_options_makes_a_finding_depend():
+    # `-N <N>`: the stride is what the reader puts there; `mdtest
+    # <mdtest_options>`: the options may give -N
+    stride, again, options = audited(
+        'uknss_README.mdtest.UKNSS.md').invocations
+    assert not stride.findings and any(
+        said.startswith('S4: -N <N>') for said in stride.not_judged)
+    (s4,) = options.findings
+    assert s4.certainty.startswith('depends on what <mdtest_options> hold')

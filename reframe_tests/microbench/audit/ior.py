@@ -283,10 +283,17 @@ def judge_mdtest(launch, where, context):
         stats = reads = False
     measure = {'check': 'mdtest_metadata', 'gap': 'easy_stat_none_over_node',
                'nodes': nodes, 'tasks': tasks}
+    if stride_option and getopt.UNSET.match(stride_option.value or ''):
+        found.not_judged.append(f'S4: -N {stride_option.value}: the stride '
+                                f'is what it holds, which the input does '
+                                f'not say')
+        stats = reads = False
     if (stats or reads) and not stride:
         evidence = ('stat and read of the files a task just created, no '
                     '-N: the client\'s metadata cache answers')
-        certainty = CERTAIN
+        unset = [w for w in launch.argv[1:] if getopt.UNSET.match(w)]
+        certainty = depends(f'what {", ".join(unset[:3])} hold (they may '
+                            f'give -N)') if unset else CERTAIN
         note = ('-N 1 needs tasks on two nodes or more' if nodes == 1
                 else None)
         _md_finding(found, launch, given, evidence, certainty, fix, note,
