@@ -348,7 +348,7 @@ def refusals(directory):
                                   b'\n    return os.getcwd()\n')], None,
          'a Python program, not a ReFrame check'),
         ('a missing path', [os.path.join(directory, 'missing.fio')], None,
-         'nor a file here'),
+         'no such file'),
         ('junk words', ['%%%', '\x01'], None, 'is not a benchmark'),
         ('variables doubling 40 times', [file('double.sh', doubling)], None,
          'expand to more than'),
