@@ -163,10 +163,9 @@ def launch(words, known=None):
             result.allocation = allocation
         elif word in WRAPPERS or name in WRAPPERS:
             i = _wrapper(words, i, result)
-        elif name in REMOTE and remote(words[i:]) is not None:
-            at = i + remote(words[i:])
-            result.prefix.extend(words[i:at])
-            i = at
+        elif name in REMOTE and (command := remote(words[i:])) is not None:
+            result.prefix.extend(words[i:i + command])
+            i += command
         elif i + 1 < len(words) and (name, words[i + 1]) in CONTAINERS:
             i = _container(words, i, result)
         else:
