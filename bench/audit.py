@@ -3,14 +3,17 @@ overall, false alarms on the clean inputs, and no crash on any input.
 
     .venv/bin/python bench/audit.py [--memory 24g] [--show]
     .venv/bin/python bench/audit.py --corpus corpus2 --split held-out
+    .venv/bin/python bench/audit.py --corpus corpus3 --split held-out
 
 The corpus (``tests/data/audit/corpus.yaml``; ``--corpus corpus2``: the
-second, gathered apart from the rules, issue 46) holds real public
-invocations, each labelled by hand per pitfall: ``present``, ``absent`` or
-``depends``.  The second corpus is split once into a development half and
-a held-out half (``--split``): ``--show``, which lists each input's false
-positives and negatives, is refused on the held-out half, whose inputs
-the rules are never written on: of it only the counts are printed.
+second, gathered apart from the rules, issue 46; ``--corpus corpus3``: the
+third, gathered after the second's rules) holds real public invocations,
+each labelled by hand per pitfall: ``present``, ``absent`` or
+``depends``.  The second and third corpora are each split once into a
+development half and a held-out half (``--split``): ``--show``, which
+lists each input's false positives and negatives, is refused on the
+held-out half, whose inputs the rules are never written on: of it only
+the counts are printed.
 
 A label ``present`` or ``depends`` is a positive; a finding of the audit
 (certain or conditional) is a positive.  Where both are positive, the
@@ -40,9 +43,12 @@ from microbench.audit.fiojob import size_bytes             # noqa: E402
 CORPUS = os.path.join(ROOT, 'tests', 'data', 'audit')
 
 
-#: The corpora: the first (rules and labels made together) and the second
-CORPORA = ('corpus', 'corpus2')
-#: The halves of the second corpus, and both
+#: The corpora: the first (rules and labels made together), the second
+#: and the third (each gathered apart from the rules, split once)
+CORPORA = ('corpus', 'corpus2', 'corpus3')
+#: The split ones
+SPLIT = ('corpus2', 'corpus3')
+#: The halves of a split corpus, and both
 SPLITS = ('dev', 'held-out', 'all')
 
 
@@ -118,9 +124,9 @@ def main(argv=None):
                              'on the held-out half)')
     parser.add_argument('--corpus', choices=CORPORA, default='corpus')
     parser.add_argument('--split', choices=SPLITS, default='all',
-                        help='the second corpus\'s half (default: all)')
+                        help='a split corpus\'s half (default: all)')
     args = parser.parse_args(argv)
-    if args.show and args.corpus == 'corpus2' and args.split != 'dev':
+    if args.show and args.corpus in SPLIT and args.split != 'dev':
         parser.error('--show lists the inputs the rules missed: only on '
                      'the development half (--split dev)')
     everything = load(args.corpus)
@@ -132,7 +138,7 @@ def main(argv=None):
     counts, crashes, errors, clean, alarms, details = score(
         entries, size_bytes(args.memory), corpus=args.corpus)
     # the held-out inputs stay unseen: of them, counts only
-    held_out = args.corpus == 'corpus2' and args.split != 'dev'
+    held_out = args.corpus in SPLIT and args.split != 'dev'
     print(f'{args.corpus} {args.split}: {len(entries)} inputs, {clean} clean '
           f'({100 * clean / len(entries):.0f} %), memory {args.memory}')
     print(f'{"pitfall":8} {"labelled":>8} {"found":>6} {"tp":>4} {"fp":>4} '

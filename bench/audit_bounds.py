@@ -181,6 +181,19 @@ CASES = [
              f'--size=1g\n' for k in range(n)).encode())),
     Case('YAML aliases nine times each level', _doubling(80), 'levels',
          lambda n: ('aliases.yaml', _alias_levels(n).encode())),
+    Case('variables set from a loop\'s, then used', _doubling(4000),
+         'commands', lambda n: ('derived.sh', ('#!/bin/bash\nfor n in 1 2; '
+                                               'do\n' + ''.join(
+             f'  B{k}=$((n*{k + 1}))m\n  ior -w -e -b $B{k}\n'
+             for k in range(n)) + 'done\n').encode())),
+    Case('indirect expansions on a line', _doubling(2**20), 'bytes',
+         lambda n: ('indirect.sh', (
+             '#!/bin/bash\nC=fio\nN=C\n' + '${!N} ' * (n // 6)
+             + '--name=t --rw=write --size=1g\n').encode())),
+    Case('abbreviated fio options on one line', _doubling(2**20), 'bytes',
+         lambda n: ('prefixes.cmd', (
+             'fio --name=t --size=1g' + ' --nrf=1' * (n // 8)
+             + '\n').encode())),
     Case('io500 runs of a here-document', _doubling(600), 'runs',
          lambda n: ('io500.sh', ('#!/bin/bash\ncat > c.ini << EOF\n'
                                  '[global]\ndatadir = /scratch\nEOF\n'

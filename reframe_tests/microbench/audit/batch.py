@@ -43,6 +43,9 @@ class Command:
     not_judged: list = field(default_factory=list)
     #: the script runs under ``set -e``: it stops if this command fails
     errexit: bool = False
+    #: how many times the script dropped the page cache before it
+    #: (``echo 3 > /proc/sys/vm/drop_caches``, ``sysctl vm.drop_caches=3``)
+    drops: int = 0
 
 
 def commands(name, text, initial_env=None, prompt=False, reader=None,
@@ -113,7 +116,8 @@ def commands(name, text, initial_env=None, prompt=False, reader=None,
 def _parts(flow, stripped, where):
     '''Read the commands of a line, part by part (``a && b; c``).'''
     for part in shellflow.parts(stripped):
-        part = re.sub(r'^(do|then|else|elif|if)\s+', '', part.strip())
+        part = shellflow.ungrouped(re.sub(r'^(do|then|else|elif|if)\s+', '',
+                                          part.strip()))
         if not part or part in ('do', 'then', 'else', 'done'):
             if part == 'done' and flow.loops:
                 flow.loops.pop()
@@ -124,8 +128,11 @@ def _parts(flow, stripped, where):
 
 #: A variable set to a command's output: the command runs
 #: (``IOPS=$(fio ...)``, ``T=`ior ...```)
-_SUBSTITUTION = re.compile(r'^(?:export\s+)?\w+=(?:"?\$\(([^()]*(?:\([^()]*\)'
-                           r'[^()]*)*)\)"?|"?`([^`]*)`"?)\s*(?:#.*)?$')
+_SUBSTITUTION = re.compile(r'^(?:export\s+)?\w+=(?:"?\$\((?!\()'
+                           r'([^()]*(?:\([^()]*\)[^()]*)*)\)"?|'
+                           r'"?`([^`]*)`"?)\s*(?:#.*)?$')
+#: A drop of the page cache (written to, or set with sysctl)
+_DROP_CACHES = re.compile(r'/proc/sys/vm/drop_caches|vm\.drop_caches\s*=')
 #: A lookup of a program's path (``$(which ior)``): the program's name
 _LOOKUP = re.compile(r'^\s*(?:which|type|command\s+-v)\s+\S+\s*$')
 
@@ -143,6 +150,7 @@ class _Flow:
         self.out = []
         self._brace = False       # a function's head without its {
         self.errexit = False      # set -e: a failing command ends it
+        self.drops = 0            # page cache drops so far
 
     @property
     def top_level(self):
@@ -192,6 +200,8 @@ class _Flow:
 
     def part(self, part, where):
         '''The commands of one part of a line.'''
+        if _DROP_CACHES.search(part):
+            self.drops += 1
         try:
             split = words.split(part)
         except Unreadable:
@@ -229,6 +239,7 @@ class _Flow:
         for command in added:
             command.files = self.files
             command.errexit = self.errexit
+            command.drops = self.drops
             self.out.append(command)
         return added
 
@@ -257,8 +268,10 @@ def _commands_of(part, where, loops, env, reader):
     '''The commands of one part of a line: one per configuration of the
     loop variables it uses (the first :data:`~.bounds.MAX_SWEEP`), none
     where it only sets variables (they go to ``env``).'''
-    if shellarrays.assign(part, env, env.view(), reader, where):
+    if shellarrays.assign(part, env, env.view(), reader, where) or \
+            shellloops.derive(part, loops, env):
         return []
+    part = shellloops.with_derived(part, env, reader, where)
     repeats, said = shellloops.repeats(loops, part)
     sweep, total = shellloops.sweep(loops, part)
     out = []
@@ -305,14 +318,18 @@ _PLACEHOLDER = re.compile(r'<[^<>\s]+>')
 _TEMPLATE = re.compile(r'\{\{\s*([^{}]*?)\s*\}\}')
 
 
-#: A command's output in a word (``test_`date +%s```, ``$(hostname)``)
-_OUTPUT = re.compile(r'`([^`]*)`|\$\(([^()]*)\)')
+#: A command's output in a word (``test_`date +%s```, ``$(hostname)``),
+#: or an arithmetic expansion's value (``$(( 2**$n ))``)
+_OUTPUT = re.compile(r'`([^`]*)`|\$\(([^()]*)\)|\$\(\(([^()]*)\)\)')
 
 
 def _output_word(match):
     '''A command substitution as one word the shell fills in at run time:
-    ``<date>``; the program a lookup finds is that program (``$(which
-    ior)``, ``$(command -v fio)``: its path, read as its name).'''
+    ``<date>`` (an arithmetic expansion: ``<arithmetic>``); the program a
+    lookup finds is that program (``$(which ior)``, ``$(command -v
+    fio)``: its path, read as its name).'''
+    if match[3] is not None:
+        return '<arithmetic>'
     inner = (match[1] if match[1] is not None else match[2]).split()
     if len(inner) == 2 and inner[0] in ('which', 'type') or \
             len(inner) == 3 and inner[:2] == ['command', '-v']:
@@ -343,7 +360,7 @@ def _without_redirects(split):
             skip = False
             continue
         redirect = _REDIRECT.match(word)
-        if redirect and not _PLACEHOLDER.search(word):
+        if redirect and not _PLACEHOLDER.match(word):
             skip = not redirect[3] and not redirect[4]
             continue
         out.append(word)

@@ -194,6 +194,7 @@ class Reader:
         self.files = 0
         self.bytes = 0
         self.expanded = 0
+        self.missing = set()      # paths looked for and not there
 
     def spend(self, size, where):
         '''Count ``size`` bytes of commands added by expansion.'''
@@ -224,12 +225,18 @@ class Reader:
         :raises Unreadable: a file past a cap, not a regular file, not
             text.
         '''
+        if path in self.missing:        # looked for again (a sweep): not
+            raise FileNotFoundError(errno.ENOENT, 'No such file', path)
         self.files += 1
         if self.files > MAX_FILES:
             raise Unreadable(f'{path}: the input reads more than '
                              f'{MAX_FILES} files (includes and job files), '
                              f'what the audit reads for one input')
-        fd = _open(self.resolve(path), path, pipes=False)
+        try:
+            fd = _open(self.resolve(path), path, pipes=False)
+        except FileNotFoundError:
+            self.missing.add(path)
+            raise
         with os.fdopen(fd, 'rb') as fp:
             try:
                 data = read_capped(fp, path)

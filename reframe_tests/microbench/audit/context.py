@@ -46,6 +46,9 @@ class Context:
     whole_run: bool = False
     repeats: int = 1
     repeats_where: str = None
+    #: the script dropped the page cache of its node since the benchmark
+    #: command before this one
+    caches_dropped: bool = False
     #: the directory relative job files are read from
     directory: str = '.'
     #: the sections of a fio job file to judge (fio's --section)

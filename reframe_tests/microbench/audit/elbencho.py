@@ -23,14 +23,14 @@ def _value(given, *names):
 
 def _number(given, where, default, *names):
     '''The integer value of the last of ``names``, ``default`` where not
-    given.
+    given or left to the script (``$(nproc)``, ``$THREADS``).
 
     :raises Unreadable: where it is not an integer (elbencho stops: "the
         argument for option is invalid").
     '''
     option = getopt.last(given, *names)
-    if option is None:
-        return default
+    if option is None or getopt.UNSET.match(option.value or ''):
+        return default          # not given, or left to the script's run
     number = integer(option.value)
     if number is None:
         raise Unreadable(f'{where}: elbencho option {option.name} takes a '
@@ -67,7 +67,8 @@ def judge_elbencho(launch, where, context):
         f'the data ({size_text(total) if total else "?"}) against the '
         f'memory of {context.memory_of} ({memory_text(memory)})'))
     io_fix = ((), knobs.ELBENCHO_IO['direct'])
-    if writes and not direct:
+    empty = size == 0 and getopt.last(given, '-s', '--size') is not None
+    if writes and not direct and not empty:     # --size 0: no data written
         _finding(found, launch, given, 'S1', '-w without --direct: every '
                  'write lands in the page cache', fits, io_fix,
                  {'check': 'elbencho_storage',

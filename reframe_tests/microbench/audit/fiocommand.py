@@ -3,6 +3,8 @@
 defaults), the job files it names (read by :mod:`.fiojob`), its
 ``--section`` choices; an option fio would reject refused.'''
 
+import bisect
+import functools
 from dataclasses import dataclass
 
 from microbench.audit import bounds, options
@@ -18,8 +20,38 @@ def _long_only(text):
     '''Whether ``-text`` is one of fio's long options given with one dash
     (fio reads its command line with ``getopt_long_only``: ``-name=x``,
     ``-rw read``; measured with fio 3.33 here).'''
-    key = text.partition('=')[0]
-    return key in options.FIO_COMMAND_LINE or key in options.fio()
+    return bool(long_option(text.partition('=')[0]))
+
+
+@functools.lru_cache(maxsize=None)
+def _long_names():
+    '''fio's long options as its getopt sees them, sorted: the command
+    line's and every job option (aliases too); then the engines' and
+    profiles' (fio adds them once their engine or profile is named).'''
+    where = options.fio_where()
+    general = set(options.FIO_COMMAND_LINE) | {
+        name for name in options.fio() if where.get(name, 'job') == 'job'}
+    return sorted(general), sorted(set(options.fio()) - general)
+
+
+def long_option(key):
+    '''The long options a command-line ``--key`` is, as ``getopt_long_only``
+    reads it: the one it names exactly, else every one it is the start of
+    (one: that option; several: ambiguous, fio stops); the engines'
+    options only where no general one matches.  Measured with fio 3.33
+    here: ``--nrfile=1`` is ``--nrfiles``, ``--nr_f`` is ``--nr_files``,
+    ``--buffer=1`` is ambiguous.'''
+    if key in options.FIO_COMMAND_LINE or key in options.fio():
+        return (key,)
+    for names in _long_names():
+        at = bisect.bisect_left(names, key)
+        found = []
+        while key and at < len(names) and names[at].startswith(key):
+            found.append(names[at])
+            at += 1
+        if found:
+            return tuple(found)
+    return ()
 
 
 #: fio's options that print and exit (no job runs)
@@ -43,6 +75,21 @@ class CommandLine:
     defaults: list
     sections: list
     words: list
+
+
+def _resolved(key, where):
+    '''The option ``--key`` names (:func:`long_option`); ``key`` itself
+    where it names none (:func:`check_option` refuses it).
+
+    :raises Unreadable: where it is the start of several.
+    '''
+    names = long_option(key)
+    if len(names) > 1:
+        raise Unreadable(f'{where}: fio option {excerpt("--" + key)} is '
+                         f'ambiguous: {", ".join(names[:4])}'
+                         f'{", ..." if len(names) > 4 else ""} (fio would '
+                         f'stop)')
+    return names[0] if names else key
 
 
 def read_command_line(argv, where, env=None, reader=None):
@@ -75,6 +122,7 @@ def read_command_line(argv, where, env=None, reader=None):
             continue
         key, eq, value = word[2:].partition('=')
         value = value if eq else None
+        key = _resolved(key, where)
         if key in options.FIO_COMMAND_LINE:
             takes = options.FIO_COMMAND_LINE[key]
             if takes and value is None and i < len(words):

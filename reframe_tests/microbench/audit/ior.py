@@ -15,6 +15,7 @@ import re
 
 from microbench import knobs
 from microbench.audit import getopt, options
+from microbench.audit.bounds import excerpt
 from microbench.audit.context import memory_text, repeated, size_text
 from microbench.audit.findings import (CERTAIN, Finding, Invocation,
                                        depends)
@@ -41,6 +42,8 @@ def _nodes(launch, context):
     nodes = nodes or context.job_nodes
     if nodes is None and tasks and per_node:
         nodes = -(-tasks // per_node)
+    if nodes is None and tasks == 1:
+        nodes = 1                       # one task is on one node
     if per_node is None and tasks and nodes:
         per_node = -(-tasks // nodes)
     if tasks is None and nodes and per_node:
@@ -74,9 +77,9 @@ def judge_ior(launch, where, context):
             found.not_judged.append(
                 f'{option.name}: an option of IOR {", ".join(releases)} '
                 f'only (IOR 4.0.0 rejects it)')
-    if getopt.last(given, '-f'):
-        found.not_judged.append('-f: an IOR script file; its tests are not '
-                                'judged')
+    script = getopt.last(given, '-f')
+    if script:
+        _ior_script(found, launch, given, script.value, context, where)
         return [found]
     api = (getopt.value(given, '-a') or 'POSIX')
     if api.upper() not in CACHED_APIS and not getopt.UNSET.match(api):
@@ -88,6 +91,26 @@ def judge_ior(launch, where, context):
     _iterations(found, context, given, where, launch, argv,
                 'IOR reports one figure per phase')
     return [found]
+
+
+def _ior_script(found, launch, given, script, context, where):
+    '''IOR ``-f FILE``: its tests, their phases, defences (``-e``,
+    ``-C``, O_DIRECT) and repetitions are in the script file, which is
+    not read: S4 and M1 depend on it (IOR's defaults have neither defence
+    nor repetition).'''
+    named = excerpt(script)
+    found.not_judged.append(f'-f: an IOR script file, {named}, not here: '
+                            f'its tests are not read')
+    _ior_finding(found, launch, given, f'-f {named}: the phases and their '
+                 f'defences (-e, -C, O_DIRECT) are in the IOR script file; '
+                 f'IOR\'s defaults have none', depends(
+                     f'what {named} sets'), (), (), None)
+    said = repeated(context, found)
+    if said:
+        found.findings.append(Finding(
+            'M1', f'{said[0]}: IOR reports one figure per phase unless the '
+            f'script file repeats it', where, depends(
+                f'the repetitions {named} sets')))
 
 
 def _int(text):
@@ -147,6 +170,8 @@ def _ior_cache(found, given, directives, launch, context):
            'easy_read_none_over_reorder_fsync')
     measure = {'check': 'ior_page_cache', 'gap': gap, 'nodes': nodes,
                'tasks': tasks}
+    if not writes and context.caches_dropped and one_node:
+        return      # a read-only run after the script emptied the cache
     if reads and writes and not reorder:
         # --measure reads it: the read after write, measured on one node
         # against O_DIRECT (audit/measure.py)

@@ -158,12 +158,20 @@ def _judge_text(name, text, kind, context, argv, refused):
             job_tasks=job.tasks, osu_version=context.osu_version or
             job.osu_version, osu_version_from=context.osu_version_from or
             (f'{name} {job.osu_version_from}' if job.osu_version else None))
-        ended = []
+        ended, drops = [], [0]
+
+        def judge_one(command):
+            dropped = context.with_(caches_dropped=command.drops > drops[0])
+            judged = _judge_command(command, dropped, required=False,
+                                    striped=job.striped)
+            if judged:
+                drops[0] = command.drops    # a benchmark ran since
+            return judged
+
         found = readable.judged_each(
             batch.commands(name, text, batchjob.job_env(job),
                            reader=reader_for(context), ended=ended),
-            lambda command: _judge_command(command, context, required=False,
-                                           striped=job.striped), refused)
+            judge_one, refused)
         if not found and ended:
             raise NothingRuns(f'{ended[0]}: the script exits here '
                               f'({excerpt(ended[0].text)}) before any '

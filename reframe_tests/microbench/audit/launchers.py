@@ -8,10 +8,10 @@ import re
 from microbench.audit.bounds import integer
 
 #: A launcher named by a variable the input does not set
-#: (``$io500_mpirun``, ``${MPIRUN}``, ``$SRUN_CMD``): read as its kind,
-#: nodes and tasks unknown
+#: (``$io500_mpirun``, ``${MPIRUN}``, ``$SRUN_CMD``, ``$MPI_RUN_CMD``):
+#: read as its kind, nodes and tasks unknown
 LAUNCHER_VARIABLE = re.compile(
-    r'^\$\{?(\w*?(mpirun|mpiexec|srun|aprun|jsrun|launcher)\w*)\}?$',
+    r'^\$\{?(\w*?(mpi_?run|mpi_?exec|srun|aprun|jsrun|launcher)\w*)\}?$',
     re.IGNORECASE)
 
 #: Launchers of MPI ranks or tasks
@@ -72,7 +72,8 @@ def read(words, i, result, name):
     variable = LAUNCHER_VARIABLE.match(words[i])
     if variable:
         name = {'mpiexec': 'mpiexec', 'srun': 'srun', 'aprun': 'aprun',
-                'jsrun': 'jsrun'}.get(variable[2].lower(), 'mpirun')
+                'jsrun': 'jsrun'}.get(variable[2].lower().replace('_', ''),
+                                      'mpirun')
     elif name == 'salloc':
         name = 'srun'             # salloc reads srun's -N, -n, --ntasks-*
     elif name == 'runjob' and ':' in words[i:]:

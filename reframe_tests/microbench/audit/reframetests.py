@@ -40,6 +40,12 @@ class Summary:
     #: a hook sets ``self.job.launcher = getlauncher('local')()``: the
     #: executable runs without a launcher (a driver that launches itself)
     local: bool = False
+    #: the names an ``executable`` built by an expression reads
+    #: (``os.path.join(prefix, self.exe)``: ``prefix``, ``exe``)
+    references: list = field(default_factory=list)
+    #: the strings its body sets (``exe = 'ior'``, ``exe =
+    #: variable(str, value='ior')``)
+    constants: dict = field(default_factory=dict)
 
 
 def commands(name, classes, reader=None):
@@ -51,10 +57,7 @@ def commands(name, classes, reader=None):
     found = []
     for cls in tests:
         chain = [_summary(c, summaries) for c in _chain(cls, classes)]
-        program = None
-        for summary in chain:
-            if summary.sets_executable:
-                program = summary.executable
+        program = _program(chain)
         if program is None:
             continue
         placement = {}
@@ -74,6 +77,30 @@ def commands(name, classes, reader=None):
             reader.spend(sum(len(w) + 1 for w in words), where)
         found.append(Command(where, words, 1, None, {}))
     return found
+
+
+def _program(chain):
+    '''The benchmark a test's ``executable`` names: the last class of the
+    chain to set it, by a string or by an expression whose names are
+    strings its classes set (``self.exe``, ``exe = 'ior'``), else None.'''
+    last = next((s for s in reversed(chain) if s.sets_executable), None)
+    if last is None or last.executable is not None:
+        return last.executable if last is not None else None
+    constants = {}
+    for summary in chain:
+        constants.update(summary.constants)
+    for name in last.references:
+        program = _benchmark(constants.get(name, ''))
+        if program:
+            return program
+    return None
+
+
+def _benchmark(text):
+    '''The benchmark a string's first word names (its path's last part),
+    else None.'''
+    first = text.split()[0].rsplit('/', 1)[-1] if text.split() else ''
+    return first if tool_of(first) else None
 
 
 def _folded(operations):
@@ -111,6 +138,7 @@ def _summary(cls, summaries):
     summary = Summary()
     for node in cls.body:
         _option(node, summary.body, _named_target)
+        _constant(node, summary.constants)
     for method in cls.body:
         if isinstance(method, ast.FunctionDef):
             for node in ast.walk(method):
@@ -129,13 +157,37 @@ def _assigned(summary, name, value):
     '''Note an assignment to ``executable`` or a placement.'''
     constant = value.value if isinstance(value, ast.Constant) else None
     if name == 'executable':
-        text = constant if isinstance(constant, str) else ''
-        first = text.split()[0].rsplit('/', 1)[-1] if text.split() else ''
         summary.sets_executable = True
-        summary.executable = first if tool_of(first) else None
+        if isinstance(constant, str):
+            summary.executable = _benchmark(constant)
+            return
+        # an expression: a string in it naming a benchmark, or the names
+        # it reads (``os.path.join(prefix, self.exe)``, f'{prefix}/ior')
+        summary.executable = next(
+            (_benchmark(n.value) for n in ast.walk(value)
+             if isinstance(n, ast.Constant) and isinstance(n.value, str)
+             and _benchmark(n.value.rsplit('/', 1)[-1])), None)
+        summary.references = [target_name(n) or getattr(n, 'id', None)
+                              for n in ast.walk(value)
+                              if isinstance(n, (ast.Name, ast.Attribute))]
     elif name in _PLACEMENT and isinstance(constant, int) and \
             not isinstance(constant, bool):
         summary.placement[name] = constant
+
+
+def _constant(node, constants):
+    '''Note a class body's string: ``name = 'text'`` or ``name =
+    variable(str, value='text')`` (ReFrame's variable).'''
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and
+            isinstance(node.targets[0], ast.Name)):
+        return
+    value = node.value
+    if isinstance(value, ast.Call) and ast.unparse(value.func).endswith(
+            'variable'):
+        value = next((k.value for k in value.keywords if k.arg == 'value'),
+                     None)
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        constants[node.targets[0].id] = value.value
 
 
 def _local_launcher(target, value):
@@ -174,16 +226,24 @@ def _launcher_target(target):
 
 def _option(node, operations, ours):
     '''Note an ``=`` or ``+=`` of a list of options to a target
-    ``ours`` says is the one read.'''
+    ``ours`` says is the one read, or its ``.extend([...])`` or
+    ``.append('-x')``.'''
+    value = getattr(node, 'value', None)
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
             ours(node.targets[0]):
         op = '='
     elif isinstance(node, ast.AugAssign) and ours(node.target) and \
             isinstance(node.op, ast.Add):
         op = '+='
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in ('extend', 'append') and \
+            ours(node.func.value) and len(node.args) == 1:
+        op, value = '+=', node.args[0]
+        if node.func.attr == 'append':
+            value = ast.List(elts=[value])
     else:
         return
-    words = _items(node.value)
+    words = _items(value)
     if words is not None:
         operations.append((op, words))
 

@@ -74,6 +74,25 @@ def parts(line):
     return out
 
 
+#: A group's opening: ``{ cmd; }``, ``( cmd )`` (not ``((`` arithmetic)
+_GROUP_OPEN = re.compile(r'^(?:\{\s+|\((?!\())\s*')
+#: A group's closing, with the redirects or nothing after it (``} >> log
+#: 2>&1``, ``) 2>&1``)
+_GROUP_CLOSE = re.compile(r'^[})](?:\s+|$)(?:\d*[<>&].*)?$')
+
+
+def ungrouped(part):
+    '''A part of a line without the braces or parentheses that group it
+    with others (``{ time -p srun osu_bw ; } >> out``: ``time -p srun
+    osu_bw``); a group's closing alone is no command ('').'''
+    if _GROUP_CLOSE.match(part):
+        return ''
+    part = _GROUP_OPEN.sub('', part)
+    if re.search(r'\s\)$', part) and part.count(')') > part.count('('):
+        part = part[:-1].rstrip()      # ( cd dir && ior ... ), not a case's
+    return part                        # pattern (ior) ... ;;)
+
+
 def heredoc(line):
     '''(its terminator, whether tabs are stripped, the file it writes or
     None) of a line that starts a here-document, else None.'''

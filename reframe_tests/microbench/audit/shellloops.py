@@ -1,12 +1,19 @@
 '''A script's loops (:mod:`.batch`): how many times a ``for`` loop runs,
 the words it goes over, and what that makes of a command in it: a sweep
 (the command uses the loop's variable: each value a configuration, run
-once) or repetition (it does not: the same command again, M1).'''
+once) or repetition (it does not: the same command again, M1).  A
+variable set in a loop from its variable (``NP=$((n*16))``,
+``cmd="${TEST}_CMD"``) is the loop's too: kept as written, it is
+expanded in each configuration of the command that uses it.'''
 
 import itertools
 import re
+from collections.abc import Mapping
 
-from microbench.audit import bounds, shellvars
+from microbench.audit import bounds, shellvars, shellwords
+
+#: An assignment (``export`` before it or not): its name and its text
+_ASSIGNMENT = re.compile(r'^(?:export\s+)?(\w+)=(\S.*|)$')
 
 
 def items_of(items, env, reader=None, where=None):
@@ -17,8 +24,18 @@ def items_of(items, env, reader=None, where=None):
     return items.split()
 
 
+#: An arithmetic expansion, whose variables need no ``$`` (``$((n*16))``)
+_ARITHMETIC = re.compile(r'\$\(\(([^()]*)\)\)')
+
+
 def uses(variable, command):
-    return re.search(rf'\${{?{variable}\b', command) is not None
+    '''Whether ``command`` reads ``variable`` (``$n``, ``${n}``, or ``n``
+    in an arithmetic expansion).'''
+    if re.search(rf'\${{?{variable}\b', command) is not None:
+        return True
+    return '$((' in command and any(
+        re.search(rf'(?<![\w$]){variable}\b', inner[1])
+        for inner in _ARITHMETIC.finditer(command))
 
 
 def sweep(loops, command):
@@ -80,3 +97,50 @@ def repeats(loops, command):
         times *= count
         said.append(f'a loop of {count} at line {line}')
     return times, ', '.join(said) or None
+
+
+def derive(part, loops, env):
+    '''Keep a variable set from a loop's variable as written (``NP=$((n
+    * 16))`` in ``for n in ...``), in ``env``'s derived ones; whether
+    ``part`` was one.'''
+    match = _ASSIGNMENT.match(part.strip())
+    variables = [variable for variable, _, _, _ in loops if variable]
+    if match is None or match[1] in variables or not any(
+            uses(variable, match[2]) for variable in variables):
+        return False            # job="${job%.j2}": the loop's own
+    try:
+        (value,) = shellwords.split(match[2]) or ['']
+    except ValueError:
+        return False            # several words, or unbalanced quotes
+    env.set(match[1], value)
+    env.derived.add(match[1])
+    return True
+
+
+def with_derived(part, env, reader=None, where=None):
+    '''``part`` with the loop-derived variables it uses written out
+    (their loop variables then swept as its own); what it adds counted
+    by ``reader``.'''
+    if not env.derived or '$' not in part:
+        return part
+    return shellvars.expand(part, _Derived(env), reader, where)
+
+
+class _Derived(Mapping):
+    '''The loop-derived variables of an environment as they are now, each
+    looked up as a command names it (a copy of them all for each command
+    was derived x commands).'''
+
+    def __init__(self, env):
+        self._names, self._view = env.derived, env.view()
+
+    def __getitem__(self, name):
+        if name not in self._names:
+            raise KeyError(name)
+        return self._view[name]
+
+    def __iter__(self):
+        return (name for name in self._names if name in self._view)
+
+    def __len__(self):
+        return sum(1 for _ in self)

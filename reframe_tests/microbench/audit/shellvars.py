@@ -1,6 +1,7 @@
 '''A script's variables: the values it sets as it runs, and their
-expansion in a command (``$NAME``, ``${NAME}``, ``${NAME:-default}``),
-both in time and memory linear in the script.'''
+expansion in a command (``$NAME``, ``${NAME}``, ``${NAME:-default}``,
+``${!NAME}``: the variable NAME names), both in time and memory linear
+in the script.'''
 
 import bisect
 import re
@@ -10,8 +11,9 @@ from collections.abc import Mapping
 from microbench.audit import shellwords
 
 #: A variable: ``${NAME``, an array's ``[@]``, ``[*]`` or ``[0]``, then
-#: ``}`` or ``:-default}`` (read by :func:`expand`), or ``$NAME``
-_VAR = re.compile(r'\$(?:\{(\w+)(\[(?:[@*]|\d{1,6})\])?(:-)?|(\w+))')
+#: ``}`` or ``:-default}`` (read by :func:`expand`), or ``$NAME``; the
+#: ``!`` of an indirect one (``${!NAME}``) apart
+_VAR = re.compile(r'\$(?:\{(!?)(\w+)(\[(?:[@*]|\d{1,6})\])?(:-)?|(\w+))')
 #: An array's elements quoted whole (``"${ARGS[@]}"``): each its own word
 _QUOTED_ARRAY = re.compile(r'"(\$\{\w+\[[@*]\]\})"')
 
@@ -25,6 +27,9 @@ class Environment:
     def __init__(self, initial=None):
         self.version = 0
         self._history = {}       # name -> ([version], [value])
+        #: variables a loop sets from its own variable, kept as written
+        #: (:func:`.shellloops.derive`)
+        self.derived = set()
         for name, value in (initial or {}).items():
             self.set(name, value)
 
@@ -74,22 +79,26 @@ def expand(text, env, reader=None, where=None):
     for match in _VAR.finditer(text):
         if match.start() < at:
             continue                     # inside a default already read
-        name, end, default = match[1] or match[4], match.end(), None
-        if match[1] is not None and match[3]:
+        braced, name, end, default = (match[2] is not None,
+                                      match[2] or match[5], match.end(),
+                                      None)
+        if braced and match[4]:
             if close < end:
                 close = text.find('}', end)
                 close = len(text) if close < 0 else close
             if close == len(text):
                 continue                 # no closing brace: as written
             default, end = text[end:close], close + 1
-        elif match[1] is not None:
+        elif braced:
             if not text.startswith('}', end):
                 continue
             end += 1
+        if match[1]:
+            name = _indirect(name, env, bool(match[3]))
         value = env[name] if name in env else (
             default if default is not None else text[match.start():end])
-        if match[2] and match[2][1].isdigit() and name in env:
-            value = _element(value, int(match[2][1:-1]))
+        if match[3] and match[3][1].isdigit() and name in env:
+            value = _element(value, int(match[3][1:-1]))
         out.append(text[at:match.start()])
         out.append(value)
         at = end
@@ -98,6 +107,22 @@ def expand(text, env, reader=None, where=None):
     if reader is not None and len(expanded) > len(text):
         reader.spend(len(expanded) - len(text), where)
     return expanded
+
+
+#: The longest value an indirect expansion expands to find a name in (a
+#: name is short: a long value is not expanded for each use of it)
+_NAME_CHARS = 256
+
+
+def _indirect(name, env, subscripted):
+    '''The variable ``${!NAME}`` names: the value of NAME where it is a
+    variable's name, else none (an array's indices, ``${!NAME[@]}``, and
+    the unknown stay as written).'''
+    target = env[name] if name in env and not subscripted else None
+    if target and '$' in target and len(target) <= _NAME_CHARS:
+        target = expand(target, env)    # cmd="${TEST}_CMD" in a loop
+    return target if target and re.fullmatch(r'[A-Za-z_]\w*', target) \
+        else '!' + name            # no variable has that name
 
 
 def _element(value, index):
