@@ -194,6 +194,15 @@ CASES = [
          lambda n: ('prefixes.cmd', (
              'fio --name=t --size=1g' + ' --nrf=1' * (n // 8)
              + '\n').encode())),
+    Case('fio jobs in a ConfigMap\'s strings', _doubling(2000), 'jobs',
+         lambda n: ('configmap.yaml', ('data:\n' + ''.join(
+             f'  job{k}.fio: |\n    [j{k}]\n    rw=write\n    size=1g\n'
+             f'    direct=1\n' for k in range(n))).encode())),
+    Case('branches false on the script\'s values', _doubling(4000),
+         'branches', lambda n: ('branches.sh', ('#!/bin/bash\nM=0\n' + ''.join(
+             f'if [ "$M" = "1" ]; then\n  if [ -x x ]; then\n'
+             f'    ior -w -b {k + 1}m\n  fi\nelse\n  ior -w -e -b 1m\nfi\n'
+             for k in range(n))).encode())),
     Case('io500 runs of a here-document', _doubling(600), 'runs',
          lambda n: ('io500.sh', ('#!/bin/bash\ncat > c.ini << EOF\n'
                                  '[global]\ndatadir = /scratch\nEOF\n'

@@ -4,31 +4,19 @@ blind to the audit, on which it first refused 5 of 32.  Each reading is
 held here on the input that taught it; the held-out half is never named
 in a test.'''
 
-import os
 import shutil
 import subprocess
 
 import pytest
 
-from microbench.audit import judge
 from microbench.audit.fiocommand import long_option, read_command_line
 from microbench.audit.findings import CERTAIN, Unreadable
 
-import fixtures
-
-DIR = os.path.join(fixtures.path('audit'), 'corpus3')
-GIB = 2**30
+from later_corpora import audited as audited_in, pitfalls
 
 
 def audited(name):
-    path = os.path.join(DIR, name)
-    with open(path, 'rb') as fp:
-        return judge.audit_bytes(path, fp.read(), judge.new_context(
-            path, 24 * GIB, directory=DIR))
-
-
-def pitfalls(invocation):
-    return {f.pitfall: f.certainty for f in invocation.findings}
+    return audited_in('corpus3', name)
 
 
 #: Words of fio's command line: an option's start, an alias's start, a

@@ -50,14 +50,16 @@ def test_kubectl_exec_runs_its_command_in_the_pod():
     assert report.invocations[1].where.text.startswith('kubectl exec $pod')
 
 
-@pytest.mark.parametrize('name, line', [
-    ('ocs_workload_cephfs_job.yaml', 48),      # command: [/usr/bin/fio ...]
-    ('playbench_fio_tasks.yml', 14),           # shell: fio ...
-    ('rafmoshe_elbencho_job-override.yaml', 8)])   # args: [-t, 1, ...]
-def test_yaml_values_that_run_and_not_names(name, line):
+@pytest.mark.parametrize('name, lines', [
+    # command: [/usr/bin/fio ...]; its ConfigMap's workload.fio job, judged
+    # where it is written (line 16: [simple-write])
+    ('ocs_workload_cephfs_job.yaml', [48, 16]),
+    ('playbench_fio_tasks.yml', [14]),         # shell: fio ...
+    ('rafmoshe_elbencho_job-override.yaml', [8])])   # args: [-t, 1, ...]
+def test_yaml_values_that_run_and_not_names(name, lines):
     report = audited(name)
     assert report.not_read == []
-    assert [inv.where.line for inv in report.invocations] == [line]
+    assert [inv.where.line for inv in report.invocations] == lines
 
 
 def test_fio_pre_read_reads_from_the_page_cache():

@@ -11,7 +11,8 @@ from collections import ChainMap
 from dataclasses import dataclass, field
 
 from microbench.audit import (bounds, harnesses, io500v1, shellarrays,
-                              shellflow, shellloops, shellvars, words)
+                              shellbranches, shellflow, shellloops,
+                              shellvars, words)
 from microbench.audit.findings import Unreadable, Where
 
 #: A ``for`` loop's head, and the ``; do`` after its items
@@ -82,6 +83,8 @@ def commands(name, text, initial_env=None, prompt=False, reader=None,
         if document:
             flow.read_document(lines, document)
         stripped = shellarrays.gather(stripped, lines)
+        if flow.dead_branch(stripped):
+            continue
         one_line = shellflow.one_line_function(stripped)
         if one_line:
             flow.functions.enter(one_line[0])
@@ -151,6 +154,24 @@ class _Flow:
         self._brace = False       # a function's head without its {
         self.errexit = False      # set -e: a failing command ends it
         self.drops = 0            # page cache drops so far
+        self.dead = None          # a false if's branch being passed over
+
+    def dead_branch(self, stripped):
+        '''Pass over the branch of an ``if`` false on the script's values
+        (:mod:`.shellbranches`); True where the line is in it.'''
+        if self.dead is not None:
+            if self.dead.skips(stripped):
+                return True
+            closed, self.dead = self.dead.closed, None
+            if closed and self.blocks:
+                self.blocks.pop()        # its fi
+            return closed
+        if shellbranches.opens(stripped) and shellbranches.is_false(
+                stripped, self.env.view()):
+            self.block(stripped)
+            self.dead = shellbranches.DeadBranch()
+            return True
+        return False
 
     @property
     def top_level(self):

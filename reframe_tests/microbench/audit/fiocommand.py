@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from microbench.audit import bounds, options
 from microbench.audit.bounds import excerpt
 from microbench.audit.findings import Unreadable
-from microbench.audit.fiojob import (Job, Option, check_option, expand_value,
-                                     canonical, read_job_file)
+from microbench.audit.fiojob import (EXTERNAL_ENGINE, Job, Option,
+                                     canonical, check_option, expand_value,
+                                     read_job_file)
 from microbench.audit.fiosettings import Settings
 from microbench.audit.getopt import UNSET
 
@@ -103,6 +104,7 @@ def read_command_line(argv, where, env=None, reader=None):
                                                 [], None)
     unread = []
     words = list(argv[1:])
+    external = any(EXTERNAL_ENGINE.match(word) for word in words)
     bounds.options_read(len(words), where)
     i = 0
     while i < len(words):
@@ -134,7 +136,7 @@ def read_command_line(argv, where, env=None, reader=None):
                 options.fio()[key] not in options.FIO_VALUELESS and \
                 i < len(words) and not words[i].startswith('-'):
             value, i = words[i], i + 1      # getopt: --bs 4k
-        check_option(key, value, where)
+        check_option(key, value, where, external)
         value = expand_value(value, env, reader, where)
         option = Option(key, value, where, 'command line', start,
                         i - start)

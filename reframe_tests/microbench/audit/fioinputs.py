@@ -2,6 +2,7 @@
 and the job files it names, or a job file given as the input itself.'''
 
 import os
+from dataclasses import replace
 
 from microbench.audit import bounds, fio, fiocommand, fiojob, fiorewrite
 from microbench.audit.findings import Invocation
@@ -41,6 +42,29 @@ def _judged(command, launch, context, where, said=False):
             missing.not_judged.append(f'job file {job_file}: not read')
             out.append(missing)
     return out
+
+
+def judge_embedded(path, jobs, context, reader):
+    '''Every job of the fio job files another file holds (a YAML
+    ConfigMap's string values: (the line each starts on, its text)),
+    each where it is in that file.'''
+    found = []
+    for first, text in jobs:
+        judged = judge_job_file(path, text, context.with_(whole_run=False),
+                                reader)
+        for invocation in judged:
+            invocation.where = _moved(invocation.where, first)
+            for finding in invocation.findings:
+                finding.where = _moved(finding.where, first)
+        found += judged
+    return found
+
+
+def _moved(where, first):
+    '''Where a line of a text that starts on line ``first`` of its file
+    is in the file.'''
+    return replace(where, line=first + where.line - 1) if where.line \
+        else where
 
 
 def judge_job_file(path, text, context, reader, sections=()):

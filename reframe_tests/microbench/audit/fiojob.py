@@ -158,10 +158,19 @@ def seconds(text):
     return value if math.isfinite(value) else None
 
 
-def check_option(name, value, where):
+#: An ioengine fio loads from a file (``external:/path/engine.so``, or a
+#: path): its options are its own, not in fio's tables
+EXTERNAL_ENGINE = re.compile(r'^-{0,2}ioengine\s*=\s*(?:external:|\S*/|'
+                             r'\S*\.so\b)')
+
+
+def check_option(name, value, where, external=False):
     '''Raise :class:`Unreadable` where fio itself would reject the option:
-    an unknown one, or one given bare that needs a value.'''
+    an unknown one (unless an ``external`` engine, whose options fio
+    learns from it, is loaded), or one given bare that needs a value.'''
     table = options.fio()
+    if external and name not in table:
+        return
     if name not in table:
         raise Unreadable(f'{where}: fio has no option {excerpt(name)} (fio '
                          f'would stop: "Bad option")')
@@ -207,6 +216,9 @@ def read_job_file(path, text, defaults=(), sections=(), env=None,
     env = env if env is not None else {}
     jobs, inherited, current = [], Settings(canonical, defaults), None
     lines = text.splitlines()
+    external = any(EXTERNAL_ENGINE.match(line.strip()) for line in lines) \
+        or any(EXTERNAL_ENGINE.match(f'{o.name}={o.value}')
+               for o in defaults)
     if location is None and reader is not None:
         location = reader.resolve(path)
     for number, raw, origin_path in _with_includes(path, location, lines,
@@ -235,7 +247,7 @@ def read_job_file(path, text, defaults=(), sections=(), env=None,
         if current is None:
             raise Unreadable(f'{where}: an option before any section: not '
                              f'a fio job file')
-        option = _file_option(line, where, env, reader)
+        option = _file_option(line, where, env, reader, external)
         current.own.append(option)
         if current.name == 'global':
             inherited.append(option)
@@ -253,7 +265,7 @@ def read_job_file(path, text, defaults=(), sections=(), env=None,
 _INLINE_COMMENT = re.compile(r'(?<=\s)[;#]')
 
 
-def _file_option(line, where, env, reader):
+def _file_option(line, where, env, reader, external=False):
     '''The :class:`Option` of a job file's (stripped) line.'''
     comment = _INLINE_COMMENT.search(line)
     if comment:
@@ -264,7 +276,7 @@ def _file_option(line, where, env, reader):
     if eq and value == '':
         raise Unreadable(f'{where}: {excerpt(key)}= has no value: a '
                          f'truncated job file?')
-    check_option(key, value, where)
+    check_option(key, value, where, external)
     return Option(key, value, where, 'file')
 
 

@@ -125,13 +125,17 @@ def _judge_text(name, text, kind, context, argv, refused):
             what = 'a Markdown document none of whose code blocks runs'
         else:
             context = context.with_(whole_run=True)
+            jobs = []
             commands = _elbencho_named(yamlfile.commands(
-                name, text, reader_for(context)))
+                name, text, reader_for(context), jobs))
             what = 'a YAML file none of whose values runs'
         found = readable.judged_each(
             commands, lambda command: _judge_command(command, context,
                                                      required=False),
             refused)
+        if kind == YAML:
+            found += fioinputs.judge_embedded(name, jobs, context,
+                                              reader_for(context))
         if not found:
             raise Unreadable(f'{name}: {what} a benchmark ({KNOWN})')
         return found

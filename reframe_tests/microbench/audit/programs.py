@@ -56,9 +56,20 @@ _NOT_PROGRAM = {'dir', 'path', 'home', 'root', 'opts', 'args', 'params',
 _NAMED_BY_VARIABLE = ('ior', 'mdtest', 'fio', 'elbencho')
 
 
+#: A shell script named for the tool it wraps and runs with the tool's
+#: options (``run_fio.sh -rw=write ...``, ``ior.sh``, ``fio-run.sh``)
+_WRAPPER_SCRIPT = re.compile(r'^(?:(?:run|do|start|launch|exec)[-_])?'
+                             r'(fio|ior|mdtest|elbencho)'
+                             r'(?:[-_](?:run|test|bench|wrapper))?\.(?:sh|bash)$')
+
+
 def canonical(program):
-    '''The benchmark a program word names otherwise (a renamed binary,
-    a variable whose name says the tool), or None.'''
+    '''The benchmark a program word names otherwise (a renamed binary, a
+    wrapper script named for it, a variable whose name says the tool), or
+    None.'''
+    wrapper = _WRAPPER_SCRIPT.match(program)
+    if wrapper:
+        return wrapper[1]
     variable = getopt.UNSET.match(program)
     if variable:
         parts = variable[1].lower().split('_')

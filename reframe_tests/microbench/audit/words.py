@@ -36,6 +36,9 @@ _WRAPPER_VALUED = {'timeout': {'-s', '--signal', '-k', '--kill-after'},
                    'sudo': {'-u', '-g'}, 'chrt': set(),
                    'likwid-pin': {'-c'}, 'hwloc-bind': set()}
 
+#: Shells that run a script file named next (``sh run_fio.sh ...``)
+SHELLS = ('sh', 'bash', 'dash', 'ksh', 'zsh')
+
 _ASSIGNMENT = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*=')
 
 #: Container runners: (program, its verb) -> its options that take no
@@ -163,6 +166,10 @@ def launch(words, known=None):
             result.allocation = allocation
         elif word in WRAPPERS or name in WRAPPERS:
             i = _wrapper(words, i, result)
+        elif name in SHELLS and i + 1 < len(words) and \
+                words[i + 1].endswith(('.sh', '.bash')):
+            result.prefix.append(word)       # sh run_fio.sh -rw=write ...
+            i += 1
         elif name in REMOTE and (command := remote(words[i:])) is not None:
             result.prefix.extend(words[i:i + command])
             i += command

@@ -26,8 +26,11 @@ def is_yaml(name):
     return name.lower().endswith(EXTENSIONS)
 
 
-def commands(name, text, reader=None):
-    '''The commands of every string value, in the file's order.
+def commands(name, text, reader=None, jobs=None):
+    '''The commands of every string value, in the file's order; the fio
+    job files its string values hold (a Kubernetes ConfigMap's ``fio.job:
+    |``), as (the line their text starts on, the text), appended to
+    ``jobs`` where given.
 
     :raises Unreadable: on text PyYAML cannot read.
     '''
@@ -49,8 +52,11 @@ def commands(name, text, reader=None):
             continue
         seen.add(id(node))
         if isinstance(node, yaml.ScalarNode):
-            if runs and node.tag == 'tag:yaml.org,2002:str' and \
-                    node.value.strip():
+            if node.tag != 'tag:yaml.org,2002:str' or not node.value.strip():
+                continue
+            if jobs is not None and is_fio_job(node.value):
+                jobs.append((_first_line(node), node.value))
+            elif runs:
                 out.extend(_commands_of(name, node, reader))
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((item, runs) for item in reversed(node.value))
@@ -109,10 +115,31 @@ def _container(name, node):
     return batch.Command(where, argv, 1, None, {}), read
 
 
+#: A fio job file's section header and one of its options, on lines of
+#: their own
+_JOB_SECTION = re.compile(r'^[ \t]*\[[^\]\n]+\][ \t]*$', re.MULTILINE)
+_JOB_OPTION = re.compile(r'^[ \t]*(?:rw|readwrite|ioengine|bs|blocksize|'
+                         r'filename|directory|size|numjobs|direct)[ \t]*=',
+                         re.MULTILINE)
+
+
+def is_fio_job(text):
+    '''Whether a string value is a fio job file (a section header on a
+    line, and fio's options as ``name=value`` lines).'''
+    return '[' in text and '=' in text and \
+        _JOB_SECTION.search(text) is not None and \
+        _JOB_OPTION.search(text) is not None
+
+
+def _first_line(node):
+    '''The file's line a string value's text starts on (a block value,
+    ``run: |``, on the line after its key).'''
+    return node.start_mark.line + (2 if node.style in ('|', '>') else 1)
+
+
 def _commands_of(name, node, reader):
-    '''A string value's commands, each where it is in the file (a block
-    value, ``run: |``, starts on the line after its key).'''
-    first = node.start_mark.line + (2 if node.style in ('|', '>') else 1)
+    '''A string value's commands, each where it is in the file.'''
+    first = _first_line(node)
     found = batch.commands(name, node.value, reader=reader)
     for command in found:
         line = first + (command.where.line or 1) - 1
