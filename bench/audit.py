@@ -7,13 +7,13 @@ overall, false alarms on the clean inputs, and no crash on any input.
 
 The corpus (``tests/data/audit/corpus.yaml``; ``--corpus corpus2``: the
 second, gathered apart from the rules, issue 46; ``--corpus corpus3``,
-``corpus4``: the third and fourth, gathered after the rules of the one
-before) holds real public invocations, each labelled by hand per pitfall:
-``present``, ``absent`` or ``depends``.  The later corpora are each split
-once into a development half and a held-out half (``--split``):
-``--show``, which lists each input's false positives and negatives, is
-refused on the held-out half, whose inputs the rules are never written
-on: of it only the counts are printed.
+``corpus4``, ``corpus5``: the later ones, each gathered after the rules
+of the one before) holds real public invocations, each labelled by hand
+per pitfall: ``present``, ``absent`` or ``depends``.  The later corpora
+are each split once into a development half and a held-out half
+(``--split``): ``--show``, which lists each input's false positives and
+negatives, is refused on the held-out half, whose inputs the rules are
+never written on: of it only the counts are printed.
 
 A label ``present`` or ``depends`` is a positive; a finding of the audit
 (certain or conditional) is a positive.  Where both are positive, the
@@ -43,11 +43,11 @@ from microbench.audit.fiojob import size_bytes             # noqa: E402
 CORPUS = os.path.join(ROOT, 'tests', 'data', 'audit')
 
 
-#: The corpora: the first (rules and labels made together), the second,
-#: third and fourth (each gathered apart from the rules, split once)
-CORPORA = ('corpus', 'corpus2', 'corpus3', 'corpus4')
+#: The corpora: the first (rules and labels made together), the second
+#: to the fifth (each gathered apart from the rules, split once)
+CORPORA = ('corpus', 'corpus2', 'corpus3', 'corpus4', 'corpus5')
 #: The split ones
-SPLIT = ('corpus2', 'corpus3', 'corpus4')
+SPLIT = ('corpus2', 'corpus3', 'corpus4', 'corpus5')
 #: The halves of a split corpus, and both
 SPLITS = ('dev', 'held-out', 'all')
 

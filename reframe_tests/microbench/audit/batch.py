@@ -365,11 +365,22 @@ def _remote_command(split):
     at = words.remote(split)
     if at is None:
         return split
+    text = ' '.join(split[at:])
+    # ssh HOST "cd dir; sudo ./fio-3.3 job.fio": the command after the
+    # shell's own steps
+    text = next((part for part in shellflow.parts(text) if part.split()
+                 and part.split()[0] not in _SETUP), text)
     try:
-        inner = words.split(' '.join(split[at:]))
+        inner = words.split(text)
     except Unreadable:
         return split
     return split[:at] + _without_redirects(inner)
+
+
+#: The shell's own steps before a remote command (``cd dir; ...``)
+_SETUP = ('cd', 'export', 'source', '.', 'module', 'ml', 'ulimit', 'set',
+          'umask', 'mkdir', 'rm', 'echo', 'sleep', 'sync', 'hostname',
+          'date', 'pwd')
 
 
 def _without_redirects(split):

@@ -292,22 +292,31 @@ def _read_back(found, job, context, source, rw, direct, per_file, total,
             f'fio reads the file it laid out without dropping its pages',
             invalidate.where, CERTAIN, {'direct': '1', 'invalidate': None}))
         return
-    if not time_based:
-        return
     memory = context.memory
-    if per_file is None or not runtime or not total:
-        return
-    if memory and total >= memory:
-        return
-    needed = per_file / runtime
-    certainty = CERTAIN if needed <= WRAP_RATE else depends(
-        f'the read rate: past {needed / 2**20:.0f} MiB/s a job reads its '
-        f'{_size(per_file)} file again, from the page cache')
-    found.findings.append(_finding(
-        source, job, 'S4', f'rw={rw}, time_based on {_size(total)} of '
-        f'files (this node: {memory_text(memory)}) without direct=1: '
-        f'after the first pass the page cache serves every read',
-        where_of(job, job.last('time_based')), certainty, {'direct': '1'}))
+    if time_based and per_file and runtime and total and not (
+            memory and total >= memory):
+        needed = per_file / runtime
+        certainty = CERTAIN if needed <= WRAP_RATE else depends(
+            f'the read rate: past {needed / 2**20:.0f} MiB/s a job reads '
+            f'its {_size(per_file)} file again, from the page cache')
+        found.findings.append(_finding(
+            source, job, 'S4', f'rw={rw}, time_based on {_size(total)} of '
+            f'files (this node: {memory_text(memory)}) without direct=1: '
+            f'after the first pass the page cache serves every read',
+            where_of(job, job.last('time_based')), certainty,
+            {'direct': '1'}))
+    elif rw in WRITES:        # rw, readwrite, randrw: one job, one file
+        # fio drops the file's pages once, before the job (invalidate);
+        # sequential reads then follow the writes block by block (each
+        # direction its own offset), random ones land where writes were
+        found.findings.append(_finding(
+            source, job, 'S4', f'rw={rw} without direct=1: the job reads '
+            f'the file its own writes go through the page cache into',
+            where_of(job, job.last('rw', 'readwrite')), CERTAIN
+            if rw != 'randrw' else depends(
+                f'the share of the file ({_size(total)}) the job has '
+                f'written when it reads, and the page cache of the node '
+                f'({memory_text(memory)})'), {'direct': '1'}))
 
 
 def _reduction(found, job, source, rw):

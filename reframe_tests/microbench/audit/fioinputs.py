@@ -5,7 +5,9 @@ import os
 from dataclasses import replace
 
 from microbench.audit import bounds, fio, fiocommand, fiojob, fiorewrite
-from microbench.audit.findings import Invocation
+from microbench.audit.bounds import excerpt
+from microbench.audit.context import repeated
+from microbench.audit.findings import Finding, Invocation, depends
 
 
 def judge_command(launch, where, context, reader):
@@ -18,9 +20,21 @@ def judge_command(launch, where, context, reader):
         missing = Invocation('fio', where)
         missing.not_judged.append(f'job file {err.filename}: not found '
                                   f'here, its jobs are not judged')
+        _runs_of_missing(missing, context, err.filename)
         return [missing] + _judged(command, launch, context, where,
                                    said=True)
     return _judged(command, launch, context, where)
+
+
+def _runs_of_missing(missing, context, name):
+    '''M1 of a run whose job file is not here: the script runs it once or
+    twice; fio repeats it only if the file says so (``loops=``).'''
+    said = repeated(context, missing)
+    if said:
+        missing.findings.append(Finding(
+            'M1', f'{said[0]}: fio reports one figure per job unless the '
+            f'job file repeats it', missing.where, depends(
+                f'the loops= of {excerpt(os.path.basename(name))}')))
 
 
 def _judged(command, launch, context, where, said=False):

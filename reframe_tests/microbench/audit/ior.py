@@ -82,9 +82,14 @@ def judge_ior(launch, where, context):
         _ior_script(found, launch, given, script.value, context, where)
         return [found]
     api = (getopt.value(given, '-a') or 'POSIX')
+    target = getopt.value(given, '-o') or ''
     if api.upper() not in CACHED_APIS and not getopt.UNSET.match(api):
         found.not_judged.append(f'-a {api}: not an API of the client\'s '
                                 f'page cache (S4 not judged)')
+    elif USER_SPACE.match(target):
+        found.not_judged.append(f'-o {excerpt(target)}: ROMIO\'s user-space '
+                                f'driver, no client page cache (S4 not '
+                                f'judged)')
     else:
         _ior_cache(found, given, directives, launch, context)
     _ior_stripes(found, given, directives, launch)
@@ -244,9 +249,12 @@ def _ior_finding(found, launch, given, evidence, certainty, drop, add,
     return finding
 
 
+#: ROMIO's prefixes of file systems it reaches from user space, past the
+#: kernel's page cache (``pvfs2://mnt/...``, ``daos:``, DDN's ``ime://``)
+USER_SPACE = re.compile(r'^(pvfs2|daos|ime|dfs):', re.IGNORECASE)
 #: What a path may say of a file system that is not Lustre, or of a
 #: node's own storage (a shared file's stripe is Lustre's question only)
-NOT_LUSTRE = re.compile(r'beegfs|gpfs|nfs|vast|weka|quobyte|daos|ceph|'
+NOT_LUSTRE = re.compile(r'beegfs|gpfs|nfs|vast|weka|quobyte|daos|ceph|pvfs|'
                         r'panfs|/gs/|^/dev/shm|^/tmp|^/var/tmp|^/local|'
                         r'^/mnt/local|^/nvme|^/ssd', re.IGNORECASE)
 #: IOR's APIs that write a file through a POSIX file system

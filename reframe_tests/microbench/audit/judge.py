@@ -184,8 +184,9 @@ def _judge_text(name, text, kind, context, argv, refused):
             raise Unreadable(f'{name}: no benchmark command (fio, IOR, '
                              f'mdtest, OSU, fabtests, elbencho) in it')
         return found
-    commands = _elbencho_named(batch.commands(name, text, prompt=True,
-                                              reader=reader_for(context)))
+    commands = _elbencho_named(batch.commands(
+        name, readable.unwrapped(text), prompt=True,
+        reader=reader_for(context)))
     found = bounds.judged(
         commands, lambda command: _judge_command(
             command, context, required=argv or len(commands) == 1),

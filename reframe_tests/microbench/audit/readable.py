@@ -4,8 +4,12 @@ cannot read each other one: a shell goes on past a command that fails
 does not refuse a script, nor the tests of an IOR script, nor the
 classes of a ReFrame check, except under ``set -e``.'''
 
-from microbench.audit import bounds
+import re
+
+from microbench.audit import bounds, words
 from microbench.audit.findings import Unreadable
+from microbench.audit.launchers import LAUNCHER_VARIABLE, LAUNCHERS
+from microbench.audit.programs import tool_of
 
 
 def judged_each(items, judge, refused):
@@ -44,3 +48,35 @@ def judged_each(items, judge, refused):
                        f'the audit lists the first {bounds.MAX_NOT_READ}')
     refused.extend(stopped)
     return found
+
+
+#: A line that ends with an option (``... -b``, ``--dir``): its value may
+#: be on the next line where a document wrapped the command
+_ENDS_WITH_OPTION = re.compile(r'\s-{1,2}[A-Za-z][\w.-]*$')
+
+
+def unwrapped(text):
+    '''A text of command lines with each command a document wrapped
+    (a PDF's, a web page's: ``mdtest ... -b`` then ``$Directories -z 1
+    ...`` without a backslash) joined again: a line after one that ends
+    with an option, and that does not start a command of its own, is the
+    rest of that command.  Linear in the text.'''
+    out = []
+    for line in text.splitlines():
+        first = line.split()[0] if line.split() else ''
+        if out and first and _ENDS_WITH_OPTION.search(out[-1]) and \
+                not _starts_command(first):
+            out[-1] = f'{out[-1].rstrip()} {line.strip()}'
+        else:
+            out.append(line)
+    return '\n'.join(out) + ('\n' if text.endswith('\n') else '')
+
+
+def _starts_command(word):
+    '''Whether a line's first word starts a command: a benchmark, a
+    launcher, a wrapper, a prompt or a comment.'''
+    name = words.program_name(word)
+    return word[0] in '#$>' and not word.startswith('${') and \
+        not re.match(r'^\$\w', word) or tool_of(name) is not None or \
+        name in LAUNCHERS or LAUNCHER_VARIABLE.match(word) is not None or \
+        name in words.WRAPPERS or name in words.SHELLS

@@ -11,9 +11,11 @@ of one base of a thousand options are a million words, past the cap).
 '''
 
 import ast
+import itertools
 import re
 from dataclasses import dataclass, field
 
+from microbench.audit import bounds
 from microbench.audit.batch import Command
 from microbench.audit.findings import Where
 from microbench.audit.programs import tool_of
@@ -46,6 +48,8 @@ class Summary:
     #: the strings its body sets (``exe = 'ior'``, ``exe =
     #: variable(str, value='ior')``)
     constants: dict = field(default_factory=dict)
+    #: its parameters of strings (``mode = parameter(['read', 'write'])``)
+    parameters: dict = field(default_factory=dict)
 
 
 def commands(name, classes, reader=None):
@@ -71,12 +75,38 @@ def commands(name, classes, reader=None):
         options = _folded([*(op for s in chain for op in s.body),
                            *(op for s in chain for op in s.hooks)])
         words = [*launcher, program, *options]
-        where = Where(name, cls.lineno,
-                      f'{cls.name}: {" ".join(words[len(launcher):])}')
-        if reader is not None and found:
-            reader.spend(sum(len(w) + 1 for w in words), where)
-        found.append(Command(where, words, 1, None, {}))
+        parameters = {}
+        for summary in chain:
+            parameters.update(summary.parameters)
+        for values in _variants(words, parameters):
+            test = [_placed(word, values) for word in words]
+            named = ''.join(f' %{k}={v}' for k, v in values.items())
+            where = Where(name, cls.lineno, f'{cls.name}{named}: '
+                          f'{" ".join(test[len(launcher):])}')
+            if reader is not None and found:
+                reader.spend(sum(len(w) + 1 for w in test), where)
+            found.append(Command(where, test, 1, None, {}))
     return found
+
+
+def _variants(words, parameters):
+    '''{parameter: value} of each test ReFrame makes of a class: one per
+    combination of the parameters its words use (the first
+    :data:`~.bounds.MAX_SWEEP`).'''
+    text = ' '.join(words)
+    used = [(name, values) for name, values in parameters.items()
+            if f'<{name}>' in text]
+    names = [name for name, _ in used]
+    return [dict(zip(names, combination)) for combination in
+            itertools.islice(itertools.product(*(v for _, v in used)),
+                             bounds.MAX_SWEEP)]
+
+
+def _placed(word, values):
+    '''A word with each parameter's placeholder its value.'''
+    for name, value in values.items():
+        word = word.replace(f'<{name}>', value)
+    return word
 
 
 def _program(chain):
@@ -139,6 +169,7 @@ def _summary(cls, summaries):
     for node in cls.body:
         _option(node, summary.body, _named_target)
         _constant(node, summary.constants)
+        _parameter(node, summary.parameters)
     for method in cls.body:
         if isinstance(method, ast.FunctionDef):
             for node in ast.walk(method):
@@ -188,6 +219,23 @@ def _constant(node, constants):
                      None)
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
         constants[node.targets[0].id] = value.value
+
+
+def _parameter(node, parameters):
+    '''Note a class body's parameter of strings: ``mode =
+    parameter(['read', 'write'])``.'''
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+            isinstance(node.targets[0], ast.Name) and \
+            isinstance(node.value, ast.Call) and \
+            ast.unparse(node.value.func).endswith('parameter') and \
+            node.value.args and isinstance(node.value.args[0],
+                                           (ast.List, ast.Tuple)):
+        items = node.value.args[0].elts
+        if items and all(isinstance(item, ast.Constant) and
+                         isinstance(item.value, (str, int)) and
+                         not isinstance(item.value, bool) for item in items):
+            parameters[node.targets[0].id] = [str(item.value)
+                                              for item in items]
 
 
 def _local_launcher(target, value):
@@ -257,7 +305,25 @@ def _items(node):
     for item in node.elts:
         if isinstance(item, ast.Constant) and isinstance(item.value, str):
             words += item.value.split()
+        elif isinstance(item, ast.JoinedStr):
+            words += _formatted(item).split()
         else:
             words.append('$' + re.sub(r'\W+', '_', ast.unparse(item))
                          .strip('_')[:40])
     return words
+
+
+def _formatted(node):
+    '''An f-string's text, each value it formats a placeholder of the
+    name it reads (``f"--name={self.mode}_{size}"``: ``--name=<mode>_
+    <size>``): the option is known, its value is the check's.'''
+    parts = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value))
+            continue
+        read = value.value
+        name = (read.attr if isinstance(read, ast.Attribute) else
+                read.id if isinstance(read, ast.Name) else 'value')
+        parts.append(f'<{name[:40]}>')
+    return ''.join(parts)

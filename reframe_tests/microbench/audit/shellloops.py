@@ -53,8 +53,9 @@ def sweep(loops, command):
     return [dict(zip(names, values)) for values in first], total
 
 
-#: ``$(seq N)``, ``$(seq A B)``, ``$(seq A STEP B)``
-SEQ = re.compile(r'\$\(\s*seq\s+(\d+)(?:\s+(\d+))?(?:\s+(\d+))?\s*\)')
+#: ``$(seq N)``, ``$(seq A B)``, ``$(seq A STEP B)`` (or in backquotes)
+SEQ = re.compile(r'(?:\$\(|`)\s*seq\s+(\d+)(?:\s+(\d+))?(?:\s+(\d+))?'
+                 r'\s*(?:\)|`)')
 
 
 def count(items, env, reader=None, where=None):

@@ -227,12 +227,19 @@ def remote(words):
     valued = REMOTE.get(program_name(words[0])) if words else None
     if valued is None:
         return None
-    i = 1
+    i = _options_end(words, 1, valued)
+    if program_name(words[0]) == 'ssh':
+        # the host, then more options: OpenSSH reads them after it too
+        i = _options_end(words, i + 1, valued)
+    return i if i < len(words) else None
+
+
+def _options_end(words, i, valued):
+    '''The index of the first word from ``i`` that is not an option (or
+    an option's value: ``valued`` take one).'''
     while i < len(words) and words[i].startswith('-'):
         i += 2 if words[i] in valued else 1
-    if program_name(words[0]) == 'ssh':
-        i += 1                                       # the host
-    return i if i < len(words) else None
+    return i
 
 
 def _container(words, i, result):
