@@ -203,6 +203,22 @@ CASES = [
              f'if [ "$M" = "1" ]; then\n  if [ -x x ]; then\n'
              f'    ior -w -b {k + 1}m\n  fi\nelse\n  ior -w -e -b 1m\nfi\n'
              for k in range(n))).encode())),
+    Case('a ReFrame parameter of many values', _doubling(4000), 'values',
+         lambda n: ('params.py', ('import reframe as rfm\n\n'
+                                  '@rfm.simple_test\nclass T(rfm.'
+                                  'RunOnlyRegressionTest):\n'
+                                  '    executable = "fio"\n    mode = '
+                                  'parameter([' + ', '.join(
+                                      f'"m{k}"' for k in range(n))
+                                  + '])\n    executable_opts = '
+                                  '["--name=t", "--size=1g"]\n'
+                                  '    def hook(self):\n        self.'
+                                  'executable_opts += [f"--rw={self.mode}"]'
+                                  '\n').encode())),
+    Case('command lines a document wrapped', _doubling(4000), 'lines',
+         lambda n: ('wrapped.txt', ('fio --name=t --size=1g --rw\n'
+                                    + 'write --bs\n' * n
+                                    + '4k\n').encode())),
     Case('io500 runs of a here-document', _doubling(600), 'runs',
          lambda n: ('io500.sh', ('#!/bin/bash\ncat > c.ini << EOF\n'
                                  '[global]\ndatadir = /scratch\nEOF\n'

@@ -61,15 +61,16 @@ def unwrapped(text):
     ...`` without a backslash) joined again: a line after one that ends
     with an option, and that does not start a command of its own, is the
     rest of that command.  Linear in the text.'''
-    out = []
+    out = []                       # each command, as the lines it joins
     for line in text.splitlines():
         first = line.split()[0] if line.split() else ''
-        if out and first and _ENDS_WITH_OPTION.search(out[-1]) and \
+        if out and first and _ENDS_WITH_OPTION.search(out[-1][-1]) and \
                 not _starts_command(first):
-            out[-1] = f'{out[-1].rstrip()} {line.strip()}'
+            out[-1].append(line.strip())     # the last line only: linear
         else:
-            out.append(line)
-    return '\n'.join(out) + ('\n' if text.endswith('\n') else '')
+            out.append([line])
+    return '\n'.join(' '.join(pieces) for pieces in out) + (
+        '\n' if text.endswith('\n') else '')
 
 
 def _starts_command(word):
