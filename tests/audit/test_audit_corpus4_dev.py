@@ -48,3 +48,17 @@ def test_a_branch_false_on_the_script_s_values_does_not_run():
     report = audited('batch-script-awssamples-hpcapps-ior.sbatch')
     assert [inv.tool for inv in report.invocations] == ['IOR']
     assert report.invocations[0].findings == []      # -e -C -i 3, 2 nodes
+
+
+def test_a_read_after_an_o_direct_write_phase_reads_storage():
+    # [ior-hard-write] API = POSIX --posix.odirect, [ior-hard-read] API =
+    # (buffered): the write left nothing in a page cache
+    report = audited('io500-ini-autoio-lustre-iorhard-odirect.ini')
+    (read,) = [inv for inv in report.invocations
+               if inv.where.text.startswith('[ior-hard-read]')]
+    assert 'S4' not in pitfalls(read)
+    assert any('ior-hard-write wrote with O_DIRECT' in note
+               for note in read.not_judged)
+    (easy,) = [inv for inv in report.invocations
+               if inv.where.text.startswith('[ior-easy-read]')]
+    assert pitfalls(easy)['S4'] != CERTAIN       # -C -Q 1: the nodes'

@@ -30,6 +30,7 @@ def judge_config(name, text, context, judge_command, prefix=None,
     ``note``: said of every phase.'''
     found = []
     phases, dropped = io500.commands(name, text)
+    direct = _written_direct(phases)
     for phase, command in phases:
         if prefix is not None:
             command.words = [*prefix, *command.words[1:]]
@@ -44,10 +45,34 @@ def judge_config(name, text, context, judge_command, prefix=None,
                 invocation.not_judged.append(
                     'S4: drop-caches = TRUE: the caches are purged before '
                     'each phase')
+            elif phase in direct:
+                invocation.findings = [finding for finding in
+                                       invocation.findings
+                                       if finding.pitfall != 'S4']
+                invocation.not_judged.append(
+                    f'S4: {direct[phase]} wrote with O_DIRECT: none of its '
+                    f'data is in a page cache to read back')
             if note:
                 invocation.not_judged.append(note)
             found.append(invocation)
     return found
+
+
+def _written_direct(phases):
+    '''{IOR read phase: the write phase before it} where that write
+    phase's API opens its files O_DIRECT (``[ior-hard-write] API = POSIX
+    --posix.odirect``): an O_DIRECT write leaves nothing in the page
+    cache, so the read after it reads storage, buffered or not.'''
+    words = {phase: command.words for phase, command in phases}
+    out = {}
+    for phase in words:
+        if not (phase.startswith('ior-') and phase.endswith('-read')):
+            continue
+        writer = ('ior-easy-write' if phase == 'ior-rnd4k-easy-read' else
+                  phase[:-len('read')] + 'write')
+        if '--posix.odirect' in words.get(writer, ()):
+            out[phase] = writer
+    return out
 
 
 def judge_program(launch, command, context, judge_command):
