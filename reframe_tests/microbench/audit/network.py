@@ -92,8 +92,18 @@ def osu_table(program):
     return table
 
 
+def _benchmark(program):
+    '''The OSU benchmark a program's name is, with a build's own suffix
+    taken off (``osu_bw-tioga``, ``osu_latency.cuda``: a machine's or a
+    build's name after the benchmark's).'''
+    if program in BUFFERED or program in OTHER_PT2PT:
+        return program
+    base = re.split(r'[-.]', program, maxsplit=1)[0]
+    return base if base in BUFFERED or base in OTHER_PT2PT else program
+
+
 def judge_osu(launch, where, context):
-    program = launch.program
+    program = _benchmark(launch.program)
     given, _ = getopt.parse(launch.argv, osu_table(program), program, where,
                             positional=True)
     found = Invocation('OSU', where)

@@ -5,7 +5,8 @@ of keys that run them (``run``, ``script``, ``shell``, ``command``,
 ``args``, ``entrypoint``: :data:`_RUNS`) are read as the shell reads
 them: a value on one line a command, a value on several lines a script;
 other values (``name: fio``) and keys are names, never commands; a
-container's ``command:`` and ``args:`` lists are one command.  Parsed with
+container's ``command:`` and ``args:`` lists are one command (its image's
+entrypoint in front, unless the arguments start with the program).  Parsed with
 PyYAML's safe composer: no Python object is built, and an alias is the
 node it names, walked once (an alias bomb costs what its text does).'''
 
@@ -13,9 +14,10 @@ import re
 
 import yaml
 
-from microbench.audit import batch
+from microbench.audit import batch, words
 from microbench.audit.bounds import excerpt
 from microbench.audit.findings import Unreadable, Where
+from microbench.audit.programs import tool_of
 
 #: The names of YAML files
 EXTENSIONS = ('.yaml', '.yml')
@@ -107,8 +109,9 @@ def _container(name, node):
     argv = [*(command or []), *(args or [])]
     image = keys.get('image')
     if command is None and isinstance(image, yaml.ScalarNode) and \
-            image.value.strip():
-        argv = [image.value.strip(), *argv]
+            image.value.strip() and not (
+                argv and tool_of(words.program_name(argv[0]))):
+        argv = [image.value.strip(), *argv]   # else args: [fio, job.fio]
     read = [keys[key] for key in ('command', 'args') if _words(keys.get(key))
             is not None]
     where = Where(name, read[0].start_mark.line + 1, ' '.join(argv))
