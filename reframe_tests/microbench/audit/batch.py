@@ -10,9 +10,9 @@ import re
 from collections import ChainMap
 from dataclasses import dataclass, field
 
-from microbench.audit import (bounds, harnesses, io500v1, shellarrays,
-                              shellbranches, shellflow, shellloops,
-                              shellvars, words)
+from microbench.audit import (bounds, commandwords, harnesses, io500v1,
+                              shellarrays, shellbranches, shellflow,
+                              shellloops, shellvars, words)
 from microbench.audit.findings import Unreadable, Where
 
 #: A ``for`` loop's head, and the ``; do`` after its items
@@ -298,15 +298,15 @@ def _commands_of(part, where, loops, env, reader):
     out = []
     for values in sweep:
         scope = ChainMap(values, env.view())
-        expanded = _OUTPUT.sub(_output_word, _TEMPLATE.sub(
-            r'<\1>', shellvars.expand(part, scope, reader, where)))
+        expanded = commandwords.substituted(
+            shellvars.expand(part, scope, reader, where))
         if out and reader is not None:
             reader.spend(len(expanded), where)     # one more configuration
         try:
             split = words.split(expanded)
         except Unreadable:
             break
-        split = _remote_command(_without_redirects(split))
+        split = commandwords.program_words(split)
         if not split:
             break
         if split[0] == 'export':
@@ -322,80 +322,4 @@ def _commands_of(part, where, loops, env, reader):
         out.append(Command(where, split, repeats, said, scope))
     if out and total > len(out):
         out[-1].unswept = total - len(out)
-    return out
-
-
-#: A word that redirects (``>``, ``2>&1``, ``>out``, ``&>log``, ``<in``)
-#: and whether the file is the next word
-_REDIRECT = re.compile(r'^(\d*|&)(>>?|<)(&\d+|&-)?(.*)$')
-
-
-#: A placeholder of a documentation's command (``<your_dir>/bin/ior``)
-_PLACEHOLDER = re.compile(r'<[^<>\s]+>')
-
-
-#: A template engine's placeholder (Jinja's ``{{ name }}``): a word the
-#: input leaves to its template, as ``<name>``
-_TEMPLATE = re.compile(r'\{\{\s*([^{}]*?)\s*\}\}')
-
-
-#: A command's output in a word (``test_`date +%s```, ``$(hostname)``),
-#: or an arithmetic expansion's value (``$(( 2**$n ))``)
-_OUTPUT = re.compile(r'`([^`]*)`|\$\(([^()]*)\)|\$\(\(([^()]*)\)\)')
-
-
-def _output_word(match):
-    '''A command substitution as one word the shell fills in at run time:
-    ``<date>`` (an arithmetic expansion: ``<arithmetic>``); the program a
-    lookup finds is that program (``$(which ior)``, ``$(command -v
-    fio)``: its path, read as its name).'''
-    if match[3] is not None:
-        return '<arithmetic>'
-    inner = (match[1] if match[1] is not None else match[2]).split()
-    if len(inner) == 2 and inner[0] in ('which', 'type') or \
-            len(inner) == 3 and inner[:2] == ['command', '-v']:
-        return inner[-1]
-    return f'<{inner[0].rsplit("/", 1)[-1] if inner else "output"}>'
-
-
-def _remote_command(split):
-    '''The words of a command run on another node (``ssh HOST "ior -w
-    ... > log &"``): the remote command read as the shell there reads it,
-    without its redirects.'''
-    at = words.remote(split)
-    if at is None:
-        return split
-    text = ' '.join(split[at:])
-    # ssh HOST "cd dir; sudo ./fio-3.3 job.fio": the command after the
-    # shell's own steps
-    text = next((part for part in shellflow.parts(text) if part.split()
-                 and part.split()[0] not in _SETUP), text)
-    try:
-        inner = words.split(text)
-    except Unreadable:
-        return split
-    return split[:at] + _without_redirects(inner)
-
-
-#: The shell's own steps before a remote command (``cd dir; ...``)
-_SETUP = ('cd', 'export', 'source', '.', 'module', 'ml', 'ulimit', 'set',
-          'umask', 'mkdir', 'rm', 'echo', 'sleep', 'sync', 'hostname',
-          'date', 'pwd')
-
-
-def _without_redirects(split):
-    '''The words without redirections and a final ``&``: they are the
-    shell's, not the program's.'''
-    out, skip = [], False
-    for word in split:
-        if skip:
-            skip = False
-            continue
-        redirect = _REDIRECT.match(word)
-        if redirect and not _PLACEHOLDER.match(word):
-            skip = not redirect[3] and not redirect[4]
-            continue
-        out.append(word)
-    if out and out[-1] == '&':
-        out.pop()
     return out
