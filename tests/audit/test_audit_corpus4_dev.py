@@ -2,8 +2,12 @@
 tests/data/audit/corpus4.yaml, labelled blind to the audit, 6 of its 21
 first refused), each on its input.  No held-out input is named.'''
 
+import os
+
+from microbench.audit import judge
 from microbench.audit.findings import CERTAIN
 
+import probesets
 from later_corpora import audited as audited_in, pitfalls
 
 
@@ -62,3 +66,18 @@ def test_a_read_after_an_o_direct_write_phase_reads_storage():
     (easy,) = [inv for inv in report.invocations
                if inv.where.text.startswith('[ior-easy-read]')]
     assert pitfalls(easy)['S4'] != CERTAIN       # -C -Q 1: the nodes'
+
+
+def test_a_configmap_job_fio_would_refuse_costs_only_itself():
+    # probe4's OCS spec, its ConfigMap job broken: the Job's command is
+    # still judged, the broken job said not read
+    path = os.path.join(probesets.directory('probe4'),
+                        'ocs_workload_cephfs_job.yaml')
+    with open(path) as fp:
+        text = fp.read().replace('fill_fs=1', 'fill_fs_nosuch=1')
+    report = judge.audit_bytes(path, text.encode(), judge.new_context(
+        path, 24 * 2**30, directory=os.path.dirname(path)))
+    assert report.error is None
+    assert [inv.where.line for inv in report.invocations] == [48]
+    assert any("fio has no option 'fill_fs_nosuch'" in said
+               for said in report.not_read)

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from microbench.audit.bounds import MAX_DIGITS
-from microbench.audit.findings import CERTAIN
+from microbench.audit.findings import CERTAIN, Finding, depends
 
 
 def node_memory():
@@ -102,6 +102,17 @@ def repeated(context, found, tool_repeats=1, tool_option=None):
                 'one run in the script: no repetition of the tool, no loop '
                 'around it')
     return evidence, CERTAIN
+
+
+def repeated_unless(context, found, figure, named):
+    '''M1 of a run whose repetitions may be set in a file that is not in
+    the input (``ior -f FILE``, a fio job file): the script runs it once
+    or twice, the file may repeat it (depends); None otherwise.'''
+    said = repeated(context, found)
+    if not said:
+        return None
+    return Finding('M1', f'{said[0]}: {figure} unless the file repeats it',
+                   found.where, depends(f'the repetitions {named} sets'))
 
 
 #: An OSU version in a header, a path or a name; the header's title is

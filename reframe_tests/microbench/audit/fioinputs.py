@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from microbench.audit import bounds, fio, fiocommand, fiojob, fiorewrite
 from microbench.audit.bounds import excerpt
-from microbench.audit.context import repeated
-from microbench.audit.findings import Finding, Invocation, depends
+from microbench.audit.context import repeated_unless
+from microbench.audit.findings import Invocation, Unreadable
 
 
 def judge_command(launch, where, context, reader):
@@ -27,14 +27,12 @@ def judge_command(launch, where, context, reader):
 
 
 def _runs_of_missing(missing, context, name):
-    '''M1 of a run whose job file is not here: the script runs it once or
-    twice; fio repeats it only if the file says so (``loops=``).'''
-    said = repeated(context, missing)
-    if said:
-        missing.findings.append(Finding(
-            'M1', f'{said[0]}: fio reports one figure per job unless the '
-            f'job file repeats it', missing.where, depends(
-                f'the loops= of {excerpt(os.path.basename(name))}')))
+    '''M1 of a run whose job file is not here (fio repeats it only if
+    the file says so: ``loops=``).'''
+    runs = repeated_unless(context, missing, 'fio reports one figure per '
+                           'job', excerpt(os.path.basename(name)))
+    if runs is not None:
+        missing.findings.append(runs)
 
 
 def _judged(command, launch, context, where, said=False):
@@ -58,14 +56,19 @@ def _judged(command, launch, context, where, said=False):
     return out
 
 
-def judge_embedded(path, jobs, context, reader):
+def judge_embedded(path, jobs, context, reader, refused):
     '''Every job of the fio job files another file holds (a YAML
     ConfigMap's string values: (the line each starts on, its text)),
-    each where it is in that file.'''
+    each where it is in that file; why fio would refuse one is appended
+    to ``refused``, as a script's refused command is.'''
     found = []
     for first, text in jobs:
-        judged = judge_job_file(path, text, context.with_(whole_run=False),
-                                reader)
+        try:
+            judged = judge_job_file(path, text, context.with_(
+                whole_run=False), reader)
+        except Unreadable as err:
+            refused.append(str(err))
+            continue
         for invocation in judged:
             invocation.where = _moved(invocation.where, first)
             for finding in invocation.findings:

@@ -158,6 +158,13 @@ def seconds(text):
     return value if math.isfinite(value) else None
 
 
+def is_job_text(stripped):
+    '''Whether lines (stripped, none empty) are a fio job file's:
+    sections, ``name=value`` lines and comments only.'''
+    return any(ln.startswith('[') for ln in stripped) and all(
+        re.match(r'^([;#\[]|[\w.-]+(=|$))', ln) for ln in stripped)
+
+
 #: An ioengine fio loads from a file (``external:/path/engine.so``, or a
 #: path): its options are its own, not in fio's tables
 EXTERNAL_ENGINE = re.compile(r'^-{0,2}ioengine\s*=\s*(?:external:|\S*/|'

@@ -16,7 +16,8 @@ import re
 from microbench import knobs
 from microbench.audit import getopt, options
 from microbench.audit.bounds import excerpt
-from microbench.audit.context import memory_text, repeated, size_text
+from microbench.audit.context import (memory_text, repeated,
+                                      repeated_unless, size_text)
 from microbench.audit.findings import (CERTAIN, Finding, Invocation,
                                        depends)
 from microbench.audit.fiojob import size_bytes
@@ -79,7 +80,7 @@ def judge_ior(launch, where, context):
                 f'only (IOR 4.0.0 rejects it)')
     script = getopt.last(given, '-f')
     if script:
-        _ior_script(found, launch, given, script.value, context, where)
+        _ior_script(found, launch, given, script.value, context)
         return [found]
     api = (getopt.value(given, '-a') or 'POSIX')
     target = getopt.value(given, '-o') or ''
@@ -98,7 +99,7 @@ def judge_ior(launch, where, context):
     return [found]
 
 
-def _ior_script(found, launch, given, script, context, where):
+def _ior_script(found, launch, given, script, context):
     '''IOR ``-f FILE``: its tests, their phases, defences (``-e``,
     ``-C``, O_DIRECT) and repetitions are in the script file, which is
     not read: S4 and M1 depend on it (IOR's defaults have neither defence
@@ -110,12 +111,10 @@ def _ior_script(found, launch, given, script, context, where):
                  f'defences (-e, -C, O_DIRECT) are in the IOR script file; '
                  f'IOR\'s defaults have none', depends(
                      f'what {named} sets'), (), (), None)
-    said = repeated(context, found)
-    if said:
-        found.findings.append(Finding(
-            'M1', f'{said[0]}: IOR reports one figure per phase unless the '
-            f'script file repeats it', where, depends(
-                f'the repetitions {named} sets')))
+    runs = repeated_unless(context, found, 'IOR reports one figure per '
+                           'phase', named)
+    if runs is not None:
+        found.findings.append(runs)
 
 
 def _int(text):

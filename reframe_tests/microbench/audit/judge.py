@@ -135,7 +135,9 @@ def _judge_text(name, text, kind, context, argv, refused):
             refused)
         if kind == YAML:
             found += fioinputs.judge_embedded(name, jobs, context,
-                                              reader_for(context))
+                                              reader_for(context), refused)
+        if not found and refused:
+            raise Unreadable(refused[0])
         if not found:
             raise Unreadable(f'{name}: {what} a benchmark ({KNOWN})')
         return found

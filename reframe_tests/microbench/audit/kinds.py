@@ -4,8 +4,8 @@ of other languages the audit refuses.'''
 
 import re
 
-from microbench.audit import (batchjob, elbenchofile, io500, iorscript,
-                              markdown, reframecheck, yamlfile)
+from microbench.audit import (batchjob, elbenchofile, fiojob, io500,
+                              iorscript, markdown, reframecheck, yamlfile)
 from microbench.audit.findings import Unreadable
 
 
@@ -57,7 +57,7 @@ def kind_of(name, text):
         raise Unreadable(f'{name}: a {language} program, not a ReFrame '
                          f'check: the audit parses ReFrame checks and runs '
                          f'no {language}')
-    if name.endswith('.job') and _sections_only(stripped):
+    if name.endswith('.job') and fiojob.is_job_text(stripped):
         return FIO_JOB               # fio.job: a job file, not a batch job
     if name.endswith(SCRIPT_EXTENSIONS) or \
             stripped[0].startswith('#!') or any(
@@ -73,7 +73,7 @@ def kind_of(name, text):
     if name.endswith('.fio') or (sections and re.match(r'^\[[^\]]*\]?$',
                                                        stripped[0])):
         return FIO_JOB
-    if _sections_only(stripped):
+    if fiojob.is_job_text(stripped):
         return FIO_JOB
     return COMMAND
 
@@ -98,10 +98,3 @@ def _program_language(name, first):
             interpreter = re.sub(r'[\d.]+$', '', words[0].rsplit('/', 1)[-1])
             return _LANGUAGES.get(interpreter)
     return None
-
-
-def _sections_only(stripped):
-    '''Whether the lines are a fio job file's: sections, ``name=value``
-    lines and comments only.'''
-    return any(ln.startswith('[') for ln in stripped) and all(
-        re.match(r'^([;#\[]|[\w.-]+(=|$))', ln) for ln in stripped)

@@ -77,7 +77,7 @@ def _starts_command(word):
     '''Whether a line's first word starts a command: a benchmark, a
     launcher, a wrapper, a prompt or a comment.'''
     name = words.program_name(word)
-    return word[0] in '#$>' and not word.startswith('${') and \
-        not re.match(r'^\$\w', word) or tool_of(name) is not None or \
+    return word[0] in '#$>' and not re.match(r'^\$[\w{]', word) or \
+        tool_of(name) is not None or \
         name in LAUNCHERS or LAUNCHER_VARIABLE.match(word) is not None or \
         name in words.WRAPPERS or name in words.SHELLS

@@ -14,7 +14,7 @@ import re
 
 import yaml
 
-from microbench.audit import batch, words
+from microbench.audit import batch, fiojob, words
 from microbench.audit.bounds import excerpt
 from microbench.audit.findings import Unreadable, Where
 from microbench.audit.programs import tool_of
@@ -118,19 +118,18 @@ def _container(name, node):
     return batch.Command(where, argv, 1, None, {}), read
 
 
-#: A fio job file's section header and one of its options, on lines of
-#: their own
-_JOB_SECTION = re.compile(r'^[ \t]*\[[^\]\n]+\][ \t]*$', re.MULTILINE)
+#: One of fio's options a job file sets (what tells a fio job from
+#: another tool's INI text)
 _JOB_OPTION = re.compile(r'^[ \t]*(?:rw|readwrite|ioengine|bs|blocksize|'
                          r'filename|directory|size|numjobs|direct)[ \t]*=',
                          re.MULTILINE)
 
 
 def is_fio_job(text):
-    '''Whether a string value is a fio job file (a section header on a
-    line, and fio's options as ``name=value`` lines).'''
-    return '[' in text and '=' in text and \
-        _JOB_SECTION.search(text) is not None and \
+    '''Whether a string value is a fio job file: a job file's lines
+    (:func:`.fiojob.is_job_text`) that set one of fio's options.'''
+    stripped = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return fiojob.is_job_text(stripped) and \
         _JOB_OPTION.search(text) is not None
 
 
