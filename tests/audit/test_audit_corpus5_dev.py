@@ -18,9 +18,14 @@ def test_ssh_options_after_the_host_and_the_remote_shell_s_own_steps():
     report = audited('renamed-or-glob-program-kvemu-fio-3.3.sh')
     assert [inv.tool for inv in report.invocations] == ['fio'] * 3
     first = report.invocations[0]
-    # the job file is not here: how often fio repeats it is the file's
+    # the job file is not here: how often fio repeats it is the file's,
+    # and whether it keeps fio's buffered writes and layout
     assert pitfalls(first)['M1'] != CERTAIN
     assert any('not found here' in note for note in first.not_judged)
+    for invocation in report.invocations:
+        assert pitfalls(invocation)['S1'] != CERTAIN
+        assert pitfalls(invocation)['S2'] != CERTAIN
+        assert 'S3' not in pitfalls(invocation)     # not fio's default
 
 
 def test_a_check_s_f_string_options_and_its_parameters():
@@ -57,6 +62,10 @@ def test_romio_s_user_space_driver_has_no_client_page_cache():
         assert 'S4' not in pitfalls(invocation)
         assert 'S5' not in pitfalls(invocation)
         assert pitfalls(invocation)['M1'] == CERTAIN    # seq 1 1: once
+    # the writes (no -e) reach OrangeFS's servers, whose cache is theirs
+    writes = [i for i in report.invocations if 'S1' in pitfalls(i)]
+    assert writes and all(pitfalls(i)['S1'] != CERTAIN for i in writes)
+    assert 'pvfs2' in writes[0].findings[0].certainty
 
 
 def test_a_mixed_job_reads_what_its_own_writes_cached():

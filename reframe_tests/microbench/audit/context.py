@@ -53,6 +53,9 @@ class Context:
     directory: str = '.'
     #: the sections of a fio job file to judge (fio's --section)
     sections: tuple = ()
+    #: the input holds fio job files of its own (a Kubernetes ConfigMap's
+    #: values, mounted as files): a job file not found is one of them
+    jobs_here: bool = False
     #: what the input reads and expands, within the caps: a
     #: :class:`~.bounds.Reader`, one per input (None: a new one)
     reader: object = None

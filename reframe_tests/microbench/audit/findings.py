@@ -86,13 +86,24 @@ class Finding:
     def why(self):
         return self.entry.why
 
+    @property
+    def check(self):
+        '''The check that measures this finding: the one its ``measure``
+        names (IOR's write phase: ``ior_page_cache``), else its
+        entry's.'''
+        return (self.measure or {}).get('check') or self.entry.check
+
+    @property
+    def gap(self):
+        '''The gap that check reports of this finding.'''
+        return (self.measure or {}).get('gap') or self.entry.gap
+
     def as_dict(self):
         return {'pitfall': self.pitfall, 'title': self.entry.title,
                 'evidence': self.evidence, 'file': self.where.file,
                 'line': self.where.line, 'why': self.why,
                 'certainty': self.certainty, 'realistic': self.realistic,
-                'note': self.note, 'check': self.entry.check,
-                'gap': self.entry.gap}
+                'note': self.note, 'check': self.check, 'gap': self.gap}
 
 
 @dataclass

@@ -7,7 +7,8 @@ from dataclasses import replace
 from microbench.audit import bounds, fio, fiocommand, fiojob, fiorewrite
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import repeated_unless
-from microbench.audit.findings import Invocation, Unreadable
+from microbench.audit.findings import (Finding, Invocation, Unreadable,
+                                       depends)
 
 
 def judge_command(launch, where, context, reader):
@@ -20,19 +21,40 @@ def judge_command(launch, where, context, reader):
         missing = Invocation('fio', where)
         missing.not_judged.append(f'job file {err.filename}: not found '
                                   f'here, its jobs are not judged')
-        _runs_of_missing(missing, context, err.filename)
+        _missing(missing, context, err.filename)
         return [missing] + _judged(command, launch, context, where,
                                    said=True)
     return _judged(command, launch, context, where)
 
 
-def _runs_of_missing(missing, context, name):
-    '''M1 of a run whose job file is not here (fio repeats it only if
-    the file says so: ``loops=``).'''
+def _missing(missing, context, name):
+    '''What a run whose job file is not here depends on: the pitfalls of
+    fio's defaults (S1: buffered writes, ``direct=0``; S2: a new file
+    laid out first, ``fallocate``), as IOR's ``-f`` leaves S4 depending
+    on its script; M1 (fio repeats it only if the file says so:
+    ``loops=``).'''
+    named = excerpt(os.path.basename(name))
+    if context.jobs_here:
+        missing.not_judged.append(f'{named}: the input\'s own fio jobs (a '
+                                  f'ConfigMap\'s, mounted as files) are '
+                                  f'judged where they are written')
+    for pitfall, default in () if context.jobs_here else _DEFAULTS:
+        missing.findings.append(Finding(
+            pitfall, f'job file {named}, not here: {default}',
+            missing.where, depends(f'what {named} sets')))
     runs = repeated_unless(context, missing, 'fio reports one figure per '
-                           'job', excerpt(os.path.basename(name)))
+                           'job', named)
     if runs is not None:
         missing.findings.append(runs)
+
+
+#: The pitfalls fio's defaults have, where a job writes: what a job file
+#: not here may leave as they are
+_DEFAULTS = (
+    ('S1', 'fio writes through the page cache unless a job sets direct=1 '
+           'or a sync option'),
+    ('S2', 'fio lays a new file out (fallocate) before a job times its '
+           'writes unless a job sets fallocate=none'))
 
 
 def _judged(command, launch, context, where, said=False):

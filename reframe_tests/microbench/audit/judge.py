@@ -128,6 +128,7 @@ def _judge_text(name, text, kind, context, argv, refused):
             jobs = []
             commands = _elbencho_named(yamlfile.commands(
                 name, text, reader_for(context), jobs))
+            context = context.with_(jobs_here=bool(jobs))
             what = 'a YAML file none of whose values runs'
         found = readable.judged_each(
             commands, lambda command: _judge_command(command, context,

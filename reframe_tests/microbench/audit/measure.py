@@ -66,7 +66,7 @@ def _fio_form(job, fix):
 def plan(report, finding, settings):
     '''(tool, forms file document, the forms) of one finding, or a string
     saying why it cannot be measured here.'''
-    check = finding.entry.check
+    check = finding.check
     invocation = next(i for i in report.invocations if finding in i.findings)
     if invocation.tool == 'fio' and check in MEASURED['fio']:
         if shutil.which('fio') is None:
@@ -100,7 +100,7 @@ def plan(report, finding, settings):
         filename = os.path.basename(job.value('filename') or '') \
             if job.value('filename') and ':' not in job.value('filename') \
             else ''
-        doc = formsfile.document('fio', check, finding.entry.gap, forms, {
+        doc = formsfile.document('fio', check, finding.gap, forms, {
             'page_cache_variants': ['yours'] if check == 'fio_cache_flags'
             else [],
             'overwrite_variants': ['yours'] if check ==
@@ -216,13 +216,13 @@ def run(reports, args):
     for report in reports:
         for invocation in report.invocations:
             for finding in invocation.findings:
-                key = (id(invocation), finding.entry.check)
+                key = (id(invocation), finding.check)
                 if finding.pitfall == 'M1' or key in done:
                     continue
                 done.add(key)
                 planned = plan(report, finding, settings)
-                head = (f'measure {finding.pitfall} ({finding.entry.check}, '
-                        f'gap {gap_of(finding)}) of {invocation.where}')
+                head = (f'measure {finding.pitfall} ({finding.check}, '
+                        f'gap {finding.gap}) of {invocation.where}')
                 if isinstance(planned, str):
                     print(f'{head}: not measured: {planned}')
                     continue
@@ -257,16 +257,11 @@ def _run_one(head, planned, finding, settings, partition):
             print(f'{head}: ReFrame wrote no report (exit {ran.returncode}):'
                   f' {ran.stdout[-2000:]}{ran.stderr[-2000:]}')
             return 2
-        print(gap_text(report, gap_of(finding), forms,
+        print(gap_text(report, finding.gap, forms,
                        doc[doc['tool']].get('figure')))
         return 1 if ran.returncode == 0 else 2
     finally:
         shutil.rmtree(directory, ignore_errors=True)
-
-
-def gap_of(finding):
-    '''The gap of the matching check that measures ``finding``.'''
-    return (finding.measure or {}).get('gap') or finding.entry.gap
 
 
 def gap_text(report, gap, forms=None, figure=None):

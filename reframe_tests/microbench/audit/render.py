@@ -82,9 +82,9 @@ def _invocation(report, invocation):
             lines.append(_wrap('realistic', finding.realistic, 5))
         if finding.note:
             lines.append(_wrap('note', finding.note, 5))
-        if entry.check:
-            lines.append(_wrap('measured by', f'{entry.check} (gap '
-                               f'{entry.gap})', 5))
+        if finding.check:
+            lines.append(_wrap('measured by', f'{finding.check} (gap '
+                               f'{finding.gap})', 5))
     for said in invocation.not_judged:
         lines.append(_wrap('not judged', said, 2))
     for said in invocation.unseen:
