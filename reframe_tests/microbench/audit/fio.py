@@ -74,8 +74,10 @@ def where_of(job, option):
     return option.where if option is not None else job.where
 
 
-def judge_job(job, context, source):
-    '''The findings of one fio job; ``source`` rewrites the input.'''
+def judge_job(job, context, source, written=None):
+    '''The findings of one fio job; ``source`` rewrites the input;
+    ``written``: the job before it that left the file it reads dirty,
+    and the file (:mod:`.fioacross`).'''
     found = Invocation('fio', job.where)
     rw = rw_of(job)
     engine = engine_of(job)
@@ -92,7 +94,7 @@ def judge_job(job, context, source):
         _allocation(found, job, source, rw)
         _overwrite(found, job, source, rw, per_file, runtime, time_based)
         _read_back(found, job, context, source, rw, direct, per_file, total,
-                   runtime, time_based)
+                   runtime, time_based, written)
     found.not_judged.extend(fioprofile.unused(job))
     _reduction(found, job, source, rw)
     _polling(found, job, source, engine)
@@ -268,7 +270,7 @@ def _io_size(found, job, source, per_file):
 
 
 def _read_back(found, job, context, source, rw, direct, per_file, total,
-               runtime, time_based):
+               runtime, time_based, written):
     if rw not in READS or direct:
         return
     pre_read = job.last('pre_read')
@@ -317,6 +319,17 @@ def _read_back(found, job, context, source, rw, direct, per_file, total,
                 f'the share of the file ({_size(total)}) the job has '
                 f'written when it reads, and the page cache of the node '
                 f'({memory_text(memory)})'), {'direct': '1'}))
+    elif written is not None:
+        writer, name = written
+        found.findings.append(_finding(
+            source, job, 'S4', f'rw={rw} of {name}, which job {writer.name} '
+            f'wrote through the page cache with no flush: invalidate drops '
+            f'only the pages already written back', where_of(
+                job, job.last('rw', 'readwrite')), depends(
+                f'the pages of {name} still dirty when job {job.name} '
+                f'starts (the kernel writes them back within '
+                f'dirty_expire_centisecs, 30 s by default)'),
+            {'direct': '1'}))
 
 
 def _reduction(found, job, source, rw):

@@ -4,7 +4,8 @@ and the job files it names, or a job file given as the input itself.'''
 import os
 from dataclasses import replace
 
-from microbench.audit import bounds, fio, fiocommand, fiojob, fiorewrite
+from microbench.audit import (bounds, fio, fioacross, fiocommand, fiojob,
+                              fiorewrite)
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import repeated_unless
 from microbench.audit.findings import (Finding, Invocation, Unreadable,
@@ -67,8 +68,7 @@ def _judged(command, launch, context, where, said=False):
     jobs = [*command.jobs, *(job for job_file in command.job_files
                              if isinstance(job_file, fiojob.JobFile)
                              for job in job_file.jobs)]
-    out = bounds.judged(
-        jobs, lambda job: [fio.judge_job(job, context, source)], 'jobs')
+    out = _each(jobs, context, source)
     for job_file in command.job_files:
         if not isinstance(job_file, fiojob.JobFile) and not said:
             missing = Invocation('fio', command.jobs[0].where
@@ -114,6 +114,12 @@ def judge_job_file(path, text, context, reader, sections=()):
     job_file = fiojob.read_job_file(path, text, (), sections, context.env,
                                     reader, location)
     source = fiorewrite.FileSource(path, text, jobs=len(job_file.jobs))
-    return bounds.judged(job_file.jobs,
-                         lambda job: [fio.judge_job(job, context, source)],
-                         'jobs')
+    return _each(job_file.jobs, context, source)
+
+
+def _each(jobs, context, source):
+    '''Every job judged, within the caps, each with what a job before it
+    left in the page cache (:mod:`.fioacross`).'''
+    written = fioacross.written_before(jobs)
+    return bounds.judged(jobs, lambda job: [fio.judge_job(
+        job, context, source, written.get(id(job)))], 'jobs')
