@@ -219,6 +219,22 @@ CASES = [
          lambda n: ('wrapped.txt', ('fio --name=t --size=1g --rw\n'
                                     + 'write --bs\n' * n
                                     + '4k\n').encode())),
+    Case('command strings run by eval in a function', _doubling(4000),
+         'calls', lambda n: ('eval.sh', ('#!/bin/bash\nrun() {\n'
+                                         '  L="${2}"\n  CMD="${L} osu_bw '
+                                         '-m 8:8 &> log"\n  eval $CMD\n}\n'
+                                         + ''.join(f'run {k} "srun -n 2"\n'
+                                                   for k in range(n)))
+                                        .encode())),
+    Case('fio jobs reading what earlier jobs wrote', _doubling(2000), 'jobs',
+         lambda n: ('across.fio', ('[global]\nfilename=/scratch/f\n'
+                                   'size=1g\n' + ''.join(
+             f'[w{k}]\nrw=write\n[r{k}]\nstonewall\nrw=read\n'
+             for k in range(n))).encode())),
+    Case('runfabtests.sh lines', _doubling(4000), 'lines',
+         lambda n: ('runfabtests.sh', ('#!/bin/bash\n' + ''.join(
+             f'runfabtests.sh -t short -C "-c spin" -v -p /b{k} verbs\n'
+             for k in range(n))).encode())),
     Case('io500 runs of a here-document', _doubling(600), 'runs',
          lambda n: ('io500.sh', ('#!/bin/bash\ncat > c.ini << EOF\n'
                                  '[global]\ndatadir = /scratch\nEOF\n'

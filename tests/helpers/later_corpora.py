@@ -12,13 +12,24 @@ import fixtures
 GIB = 2**30
 
 
-def audited(corpus, name):
-    '''The audit's report of input ``name`` of ``corpus``.'''
+def audited(corpus, name, data=None):
+    '''The audit's report of input ``name`` of ``corpus`` (or of
+    ``data`` under its name: the input changed).'''
     directory = os.path.join(fixtures.path('audit'), corpus)
     path = os.path.join(directory, name)
-    with open(path, 'rb') as fp:
-        return judge.audit_bytes(path, fp.read(), judge.new_context(
-            path, 24 * GIB, directory=directory))
+    if data is None:
+        with open(path, 'rb') as fp:
+            data = fp.read()
+    elif isinstance(data, str):
+        data = data.encode()
+    return judge.audit_bytes(path, data, judge.new_context(
+        path, 24 * GIB, directory=directory))
+
+
+def text(corpus, name):
+    '''Input ``name`` of ``corpus``, as text.'''
+    with open(os.path.join(fixtures.path('audit'), corpus, name)) as fp:
+        return fp.read()
 
 
 def pitfalls(invocation):

@@ -1,7 +1,8 @@
 '''A command's words as its program gets them from the shell
 (:mod:`.batch`): command substitutions and a template's placeholders as
-one word each, the shell's redirects and a final ``&`` taken off, and a
-remote runner's command (``ssh HOST "cd dir; ior ... > log"``) read as
+one word each, ``eval``'s arguments read again as a command line, the
+shell's redirects and a final ``&`` taken off, and a remote runner's
+command (``ssh HOST "cd dir; ior ... > log"``) read as
 the shell there reads it.'''
 
 import re
@@ -20,8 +21,21 @@ def substituted(text):
 
 def program_words(split):
     '''A command's words without the shell's redirects, a remote
-    runner's command read as the remote shell reads it.'''
-    return _remote_command(_without_redirects(split))
+    runner's command read as the remote shell reads it, ``eval``'s
+    command as the shell reads it.'''
+    return _remote_command(_without_redirects(_evaluated(split)))
+
+
+def _evaluated(split):
+    '''``eval ARGS``: bash joins its arguments with spaces and runs the
+    result as a command line (``CMD="srun osu_bw > log"; eval "$CMD"``),
+    its quotes and redirects read again.'''
+    if not split or split[0] != 'eval':
+        return split
+    try:
+        return words.split(' '.join(split[1:]))
+    except Unreadable:
+        return split[1:]
 
 
 #: A word that redirects (``>``, ``2>&1``, ``>out``, ``&>log``, ``<in``)

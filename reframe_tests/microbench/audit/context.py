@@ -92,6 +92,14 @@ def repeated(context, found, tool_repeats=1, tool_option=None):
     where the input is not a whole run (then ``found`` lists M1 as not
     judged); else (evidence, certainty) of a script that runs it once or
     twice.'''
+    if context.repeats is None:         # a loop whose count is not said
+        if (tool_repeats or 1) >= 3:
+            return None
+        if not context.whole_run:
+            found.not_judged.append(M1_NOT_JUDGED)
+            return None
+        return context.repeats_where, depends('how many times that loop '
+                                              'runs it')
     runs = max(tool_repeats or 1, 1) * max(context.repeats, 1)
     if runs >= 3:
         return None

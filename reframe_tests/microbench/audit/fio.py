@@ -7,12 +7,13 @@ the fio checks build their variants from: S1 ``direct=1`` (the
 fill (``fio_time_based_overwrite``'s ``large``).
 '''
 
+import re
 
 from microbench import knobs
-from microbench.audit import (fiojob, fioprofile,
-                              fiorewrite)
+from microbench.audit import fiodata, fiojob, fioprofile, fiorewrite
 from microbench.audit.bounds import integer
 from microbench.audit.context import memory_text, repeated, size_text
+from microbench.audit.fiofindings import all_fixes, finding, where_of
 from microbench.audit.findings import (CERTAIN, Finding, Invocation,
                                        depends)
 
@@ -34,13 +35,9 @@ WRAP_RATE = (fiojob.size_bytes(knobs.FIO_SMALL_FILE_SIZE)
 #: Options that flush what a buffered job wrote, its time counted
 FLUSHES = ('end_fsync', 'fsync_on_close', 'fsync', 'fdatasync')
 
-#: Options that make data a compressing or deduplicating store reduces
-REDUCERS = ('zero_buffers', 'buffer_compress_percentage',
-            'dedupe_percentage', 'buffer_pattern', 'verify_pattern')
-
-#: io_uring's polled completions (fio_completion_polling's variants)
-POLLERS = tuple(name for options in knobs.FIO_COMPLETION_POLLING.values()
-                for name in options)
+#: An rw the input leaves to its shell or template (``$RW``, ``<rw>``,
+#: Jinja's ``{{ item.rw }}`` read as ``<item.rw>``)
+UNSAID = re.compile(r'^(\$\{?\w+\}?|<[^<>\s]+>)$')
 
 
 def rw_of(job):
@@ -70,16 +67,15 @@ def job_bytes(job):
     return per_file, (total or None)
 
 
-def where_of(job, option):
-    return option.where if option is not None else job.where
-
-
 def judge_job(job, context, source, written=None):
     '''The findings of one fio job; ``source`` rewrites the input;
     ``written``: the job before it that left the file it reads dirty,
     and the file (:mod:`.fioacross`).'''
     found = Invocation('fio', job.where)
     rw = rw_of(job)
+    unsaid = UNSAID.match(job.value('rw') or '')
+    if unsaid:
+        rw = 'write'            # judged as the write it may be, said so
     engine = engine_of(job)
     direct, direct_option = job.direct()
     per_file, total = job_bytes(job)
@@ -95,36 +91,23 @@ def judge_job(job, context, source, written=None):
         _overwrite(found, job, source, rw, per_file, runtime, time_based)
         _read_back(found, job, context, source, rw, direct, per_file, total,
                    runtime, time_based, written)
+    if unsaid:
+        for one in found.findings:
+            one.certainty = depends(f'what rw={unsaid[0]} holds: a write '
+                                    f'(a read has none of S1-S3)')
     found.not_judged.extend(fioprofile.unused(job))
-    _reduction(found, job, source, rw)
-    _polling(found, job, source, engine)
+    fiodata.reduction(found, job, source, rw in WRITES)
+    fiodata.polling(found, job, source, engine)
     said = repeated(context, found)
     if said:
         found.findings.append(Finding(
             'M1', f'{said[0]}: fio reports one figure per job', job.where,
             said[1], source.looped(job), measure=None))
     if found.findings:
-        found.realistic = source.rewrite(job, _all_fixes(found))
+        found.realistic = source.rewrite(job, all_fixes(found))
         if said and '\n' not in found.realistic:
             found.realistic = fiorewrite.loop(found.realistic)
     return found
-
-
-def _all_fixes(found):
-    fixes = {}
-    for finding in found.findings:
-        fixes.update(finding.fix or {})
-    return fixes
-
-
-def _finding(source, job, pitfall, evidence, where, certainty, fix,
-             note=None, measure=None):
-    finding = Finding(pitfall, evidence, where, certainty,
-                      source.rewrite(job, fix) if fix is not None else None,
-                      note, measure)
-    finding.fix = fix
-    finding.job = job
-    return finding
 
 
 def _cache_flags(found, job, context, source, rw, direct, direct_option,
@@ -167,7 +150,7 @@ def _cache_flags(found, job, context, source, rw, direct, direct_option,
         # io_u.c: a barrier only under an engine flagged FIO_BARRIER
         said += (f', write_barrier={job.value("write_barrier")} (fio sets '
                  f'no barrier under an engine that takes none)')
-    found.findings.append(_finding(
+    found.findings.append(finding(
         source, job, 'S1', f'rw={rw} with {said}: every write lands in '
         f'the page cache', where_of(job, direct_option), certainty, fix,
         note, {'check': 'fio_cache_flags', 'gap': 'buffered_over_direct',
@@ -204,7 +187,7 @@ def _allocation(found, job, source, rw):
         said = f'fallocate={option.value}: fio preallocates every file'
         certainty = depends('the file not existing before the run (fio '
                             'preallocates the files it lays out)')
-    found.findings.append(_finding(
+    found.findings.append(finding(
         source, job, 'S2', f'rw={rw}, {said}', where_of(job, option),
         certainty, dict(knobs.FIO_FALLOCATE['none']), measure={
             'check': 'fio_fallocate', 'gap': 'preallocated_over_none',
@@ -237,7 +220,7 @@ def _overwrite(found, job, source, rw, per_file, runtime, time_based):
                 f'and writes it again' if per_file and runtime else
                 'time_based: fio wraps at the end of the file and writes it '
                 'again')
-    found.findings.append(_finding(
+    found.findings.append(finding(
         source, job, 'S3', evidence, where_of(job, option), certainty, fix,
         note=('without time_based fio stops at the runtime or at the end '
               'of the file, whichever comes first: a file the runtime '
@@ -263,7 +246,7 @@ def _io_size(found, job, source, per_file):
         said, where = f'loops={loops.value}', loops.where
     else:
         return
-    found.findings.append(_finding(
+    found.findings.append(finding(
         source, job, 'S3', f'{said}: fio writes the file again over blocks '
         f'already allocated', where, CERTAIN,
         {'io_size': None, 'io_limit': None, 'loops': None}))
@@ -280,7 +263,7 @@ def _read_back(found, job, context, source, rw, direct, per_file, total,
         certainty = CERTAIN if fits else depends(
             f'the files fitting in the page cache of the node '
             f'({memory_text(memory)})')
-        found.findings.append(_finding(
+        found.findings.append(finding(
             source, job, 'S4', f'rw={rw}, pre_read={pre_read.value}: fio '
             f'reads the files into the page cache before the timed reads, '
             f'and does not drop them (it clears invalidate; fio\'s HOWTO, '
@@ -289,7 +272,7 @@ def _read_back(found, job, context, source, rw, direct, per_file, total,
         return
     invalidate = job.last('invalidate')
     if invalidate is not None and not fiojob.truth(invalidate.value):
-        found.findings.append(_finding(
+        found.findings.append(finding(
             source, job, 'S4', f'rw={rw}, invalidate={invalidate.value}: '
             f'fio reads the file it laid out without dropping its pages',
             invalidate.where, CERTAIN, {'direct': '1', 'invalidate': None}))
@@ -301,7 +284,7 @@ def _read_back(found, job, context, source, rw, direct, per_file, total,
         certainty = CERTAIN if needed <= WRAP_RATE else depends(
             f'the read rate: past {needed / 2**20:.0f} MiB/s a job reads '
             f'its {_size(per_file)} file again, from the page cache')
-        found.findings.append(_finding(
+        found.findings.append(finding(
             source, job, 'S4', f'rw={rw}, time_based on {_size(total)} of '
             f'files (this node: {memory_text(memory)}) without direct=1: '
             f'after the first pass the page cache serves every read',
@@ -311,7 +294,7 @@ def _read_back(found, job, context, source, rw, direct, per_file, total,
         # fio drops the file's pages once, before the job (invalidate);
         # sequential reads then follow the writes block by block (each
         # direction its own offset), random ones land where writes were
-        found.findings.append(_finding(
+        found.findings.append(finding(
             source, job, 'S4', f'rw={rw} without direct=1: the job reads '
             f'the file its own writes go through the page cache into',
             where_of(job, job.last('rw', 'readwrite')), CERTAIN
@@ -321,7 +304,7 @@ def _read_back(found, job, context, source, rw, direct, per_file, total,
                 f'({memory_text(memory)})'), {'direct': '1'}))
     elif written is not None:
         writer, name = written
-        found.findings.append(_finding(
+        found.findings.append(finding(
             source, job, 'S4', f'rw={rw} of {name}, which job {writer.name} '
             f'wrote through the page cache with no flush: invalidate drops '
             f'only the pages already written back', where_of(
@@ -330,59 +313,3 @@ def _read_back(found, job, context, source, rw, direct, per_file, total,
                 f'starts (the kernel writes them back within '
                 f'dirty_expire_centisecs, 30 s by default)'),
             {'direct': '1'}))
-
-
-def _reduction(found, job, source, rw):
-    if rw not in WRITES:
-        return
-    for name in REDUCERS:
-        option = job.last(name)
-        if option is None:
-            continue
-        if name in ('buffer_compress_percentage', 'dedupe_percentage') and \
-                (fiojob.size_bytes(option.value, 1000) or 0) == 0:
-            continue
-        if name == 'zero_buffers' and not fiojob.truth(option.value):
-            continue
-        # the check's incompressible data (fio_data_reduction)
-        fix = {name: None, **_fix_of(
-            knobs.FIO_DATA_REDUCTION['incompressible'])}
-        said = f'{name}={option.value}' if option.value else name
-        found.findings.append(_finding(
-            source, job, 'S6', f'{said}: data a compressing or '
-            f'deduplicating store keeps in a fraction of its size',
-            option.where,
-            depends('the storage compressing or deduplicating (ZFS lz4, '
-                    'Btrfs zstd, VAST, some SSDs)'), fix))
-        return
-
-
-def _polling(found, job, source, engine):
-    for name in POLLERS:
-        option = job.last(name)
-        if option is None or not fiojob.truth(option.value):
-            continue
-        left_out = ('the kernel thread iou-sqp' if name == 'sqthread_poll'
-                    else 'the polling')
-        found.findings.append(_finding(
-            source, job, 'S7', f'ioengine={engine} with {name}: a core '
-            f'polls for completions, and fio\'s CPU figures leave out '
-            f'{left_out}',
-            option.where, CERTAIN, _interrupts()))
-        return
-
-
-def _fix_of(options):
-    '''A knob's fio options as a fix (``None`` in a knob is a bare
-    option).'''
-    return {name: '' if value is None else str(value)
-            for name, value in options.items()}
-
-
-def _interrupts():
-    '''The fix of S7: fio_completion_polling's ``interrupt``, every
-    option of its polling variants dropped (and the poller's CPU).'''
-    polled = {name for options in knobs.FIO_COMPLETION_POLLING.values()
-              for name in options}
-    return {**{name: None for name in polled | {'sqthread_poll_cpu'}},
-            **_fix_of(knobs.FIO_COMPLETION_POLLING['interrupt'])}

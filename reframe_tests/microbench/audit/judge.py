@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from microbench.audit import (batch, batchjob, bounds, darshanlog, elbencho,
                               elbenchofile, fiocommand, fioinputs, getopt,
                               io500run, ior, iorscript, markdown, network,
-                              readable, reframecheck, words, yamlfile)
+                              readable, reframecheck, runfabtests, words,
+                              yamlfile)
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import Context, node_memory, osu_version_in
 from microbench.audit.programs import KNOWN, canonical, tool_of
@@ -322,6 +323,8 @@ def _judge_tool(tool, launch, command, context, striped):
         return network.judge_fabtests(launch, where, context)
     if tool == 'pingpong':
         return network.judge_pingpong(launch, where, context)
+    if tool == 'runfabtests':
+        return runfabtests.judge_runner(launch, where, context)
     if tool == 'io500':
         return io500run.judge_program(launch, command, context, _required)
     return elbencho.judge_elbencho(launch, where, context)

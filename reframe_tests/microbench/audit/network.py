@@ -271,8 +271,8 @@ def judge_fabtests(launch, where, context):
                                             'gap': 'fd_over_spin'})
         finding.fix = (('-c',), knobs.FABTESTS_COMPLETION['fd'])
         found.findings.append(finding)
-    _binding(found, launch, given, program)
-    _samples(found, context, where, 'fabtests')
+    binding(found, launch, given, program)
+    samples(found, context, where, 'fabtests')
     _realistic(found, launch, given)
     return [found]
 
@@ -297,22 +297,22 @@ def judge_pingpong(launch, where, context):
         CERTAIN, note=('a figure without polling: fabtests\' '
                        'fi_msg_pingpong -c fd (microbench\'s '
                        'fabtests_completion)')))
-    _binding(found, launch, given, program)
-    _samples(found, context, where, 'fi_pingpong')
+    binding(found, launch, given, program)
+    samples(found, context, where, 'fi_pingpong')
     return [found]
 
 
-def _samples(found, context, where, tool):
-    '''M1 where the input runs it once (``tool`` prints one row per
-    size).'''
+def samples(found, context, where, tool, figure=None):
+    '''M1 where the input runs it once (``figure``: what it prints, by
+    default one row per size).'''
     said = repeated(context, found)
     if said:
         found.findings.append(Finding(
-            'M1', f'{said[0]}: {tool} prints one row per size', where,
-            said[1]))
+            'M1', f'{said[0]}: {figure or f"{tool} prints one row per size"}',
+            where, said[1]))
 
 
-def _binding(found, launch, given, program):
+def binding(found, launch, given, program):
     pinned = getopt.last(given, '--pin-core')
     unbound = knobs.BINDING.get(launch.flavour, ([], ['--bind-to', 'none']))
     if pinned is not None:

@@ -19,9 +19,14 @@ NOT_OSU = {'util', 'util_mpi', 'util_pgas', 'benchmarks', 'binaries', 'dir',
            'options', 'flags', 'args', 'opts', 'module', 'install',
            'prefix', 'download', 'url', 'tarball'}
 
+#: fabtests' driver and the wrapper that runs it with its arguments
+#: (:mod:`.runfabtests`)
+RUNNERS = ('runfabtests.sh', 'fabtest_wrapper.sh')
+
 #: The programs the audit judges, as its refusal names them
 KNOWN = ("fio, ior, mdtest, elbencho, osu_*, libfabric's fi_pingpong, "
-         "fabtests' fi_* (not libfabric's fi_info, fi_strerror)")
+         "fabtests' fi_* and runfabtests.sh (not libfabric's fi_info, "
+         "fi_strerror)")
 
 
 def tool_of(program):
@@ -38,6 +43,8 @@ def tool_of(program):
         return 'io500'
     if program.startswith('fi_') and program not in NOT_FABTESTS:
         return 'fabtests'
+    if program in RUNNERS:
+        return 'runfabtests'
     name = canonical(program)
     return tool_of(name) if name and name != program else None
 

@@ -209,6 +209,8 @@ class Functions:
             self._assigned[assignment[1]] = self._locals(
                 self._shifted(value))
             return False
+        if stripped.startswith('eval '):
+            stripped = stripped[len('eval '):].strip()     # eval $CMD
         first = stripped.split(None, 1)[0] if stripped.split() else ''
         variable = re.fullmatch(r'\$\{?(\w+)\}?', first)
         if variable and variable[1] in self._assigned and _ARGUMENTS.search(

@@ -94,7 +94,8 @@ def repeats(loops, command):
         if variable and uses(variable, command):
             continue                 # a sweep: each value runs once
         if count is None:
-            return 3, f'a loop of line {line} (its count not known)'
+            return None, f'a loop of line {line}, whose count the input ' \
+                f'does not say'
         times *= count
         said.append(f'a loop of {count} at line {line}')
     return times, ', '.join(said) or None
