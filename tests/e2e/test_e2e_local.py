@@ -327,7 +327,7 @@ def test_generic_system_without_configuration(tmp_path):
         tmp_path, '-n', 'fio_fallocate', '-n', 'fio_time_based',
         '-S', 'runtime_s=2', '-S', 'witness_runtime_s=1',
         '-S', 'file_size=8g', '-S', 'large_file_size=8g',
-        '-S', 'small_file_size=64m', '-S', 'samples=2', config=False)
+        '-S', 'small_file_size=16m', '-S', 'samples=2', config=False)
     project.assert_ran(proc)
     assert '@generic:default+builtin' in proc.stdout
     assert 'Ran 8/8 test case(s)' in proc.stdout
