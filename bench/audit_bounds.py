@@ -231,6 +231,11 @@ CASES = [
                                    'size=1g\n' + ''.join(
              f'[w{k}]\nrw=write\n[r{k}]\nstonewall\nrw=read\n'
              for k in range(n))).encode())),
+    Case('YAML documents in block strings', _doubling(2000), 'specs',
+         lambda n: ('specs.yaml', ''.join(
+             f'b{k}:\n  spec: |\n    spec: |\n      c:\n      - image: x\n'
+             f'        command: [mpirun, -np, "2", osu_bw]\n'
+             for k in range(n)).encode())),
     Case('runfabtests.sh lines', _doubling(4000), 'lines',
          lambda n: ('runfabtests.sh', ('#!/bin/bash\n' + ''.join(
              f'runfabtests.sh -t short -C "-c spin" -v -p /b{k} verbs\n'

@@ -3,9 +3,13 @@ garbage is one line of refusal, an alias is walked once, nesting past
 what PyYAML composes is refused, never a traceback.  The real files are
 in the probe sets (tests/audit/test_audit_probe3.py).'''
 
+import os
+
 import yaml
 
 from microbench.audit import judge, yamlfile
+
+import fixtures
 
 GIB = 2**30
 
@@ -49,3 +53,36 @@ def test_only_the_values_a_tool_runs_are_commands():
                                    ' --size=1g\n')
     (invocation,) = report.invocations
     assert invocation.where.line == 3
+
+
+def probe4(name):
+    path = os.path.join(fixtures.path('audit'), 'probe4', name)
+    with open(path) as fp:
+        return path, fp.read()
+
+
+def test_a_yaml_document_in_a_string_is_read_where_it_is():
+    # IBM's cpe-operator: an MPIJob's spec in `benchmarkSpec: |`
+    path, text = probe4('cpe_mpilat_osu.yaml')
+    report = audited(path, text)
+    (invocation,) = report.invocations
+    assert invocation.where.line == 22               # its `- mpirun`
+    assert text.splitlines()[21].strip() == '- mpirun'
+    assert 'osu_latency' in invocation.where.text
+    assert {f.pitfall for f in invocation.findings} >= {'N1'}
+    # a string that is not YAML stays a string: nothing runs
+    broken = text.replace('mpiReplicaSpecs:', 'mpiReplicaSpecs: [')
+    assert audited(path, broken).error is not None
+
+
+def test_a_string_in_a_string_in_a_string_is_read_two_levels_deep():
+    def spec(inner, indent):
+        pad = ' ' * indent
+        return 'spec: |\n' + ''.join(f'{pad}{line}\n'
+                                      for line in inner.splitlines())
+    job = ('containers:\n- image: x\n  command: [mpirun, -np, "2", '
+           'osu_bw]\n')
+    two = spec(spec(job, 2), 2)
+    assert len(audited('two.yaml', two).invocations) == 1
+    three = spec(two, 2)
+    assert audited('three.yaml', three).error is not None

@@ -6,7 +6,9 @@ of keys that run them (``run``, ``script``, ``shell``, ``command``,
 them: a value on one line a command, a value on several lines a script;
 other values (``name: fio``) and keys are names, never commands; a
 container's ``command:`` and ``args:`` lists are one command (its image's
-entrypoint in front, unless the arguments start with the program).  Parsed with
+entrypoint in front, unless the arguments start with the program); a
+block string that is itself a YAML document (an operator's
+``benchmarkSpec: |``) is read as one, two levels deep.  Parsed with
 PyYAML's safe composer: no Python object is built, and an alias is the
 node it names, walked once (an alias bomb costs what its text does).'''
 
@@ -47,9 +49,9 @@ def commands(name, text, reader=None, jobs=None):
         raise Unreadable(f'{name}: YAML nested deeper than PyYAML composes '
                          f'(Python\'s recursion limit)') from None
     out, seen = [], set()
-    stack = [(node, False) for node in reversed(documents)]
+    stack = [(node, False, 0) for node in reversed(documents)]
     while stack:
-        node, runs = stack.pop()
+        node, runs, depth = stack.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
@@ -60,17 +62,66 @@ def commands(name, text, reader=None, jobs=None):
                 jobs.append((_first_line(node), node.value))
             elif runs:
                 out.extend(_commands_of(name, node, reader))
+            elif depth < MAX_NESTED and node.style in ('|', '>'):
+                nested = _nested(node)
+                documents += nested     # kept: ``seen`` holds their ids
+                stack.extend((inner, False, depth + 1) for inner in nested)
         elif isinstance(node, yaml.SequenceNode):
-            stack.extend((item, runs) for item in reversed(node.value))
+            stack.extend((item, runs, depth) for item in reversed(node.value))
         elif isinstance(node, yaml.MappingNode):
             container = _container(name, node)
             if container is not None:
                 out.append(container[0])
                 seen.update(id(n) for n in container[1])
             stack.extend(
-                (value, runs or _runs(key)) for key, value in
+                (value, runs or _runs(key), depth) for key, value in
                 reversed(node.value))
     return out
+
+
+#: How deep a YAML document in a string value is read (an operator's
+#: ``benchmarkSpec: |`` holding an MPIJob's spec)
+MAX_NESTED = 2
+
+
+def _nested(node):
+    '''The YAML document a block string value holds (an operator's
+    ``benchmarkSpec: |``), its lines where they are in the file, if it is
+    a mapping or a list; else none.'''
+    try:
+        inner = yaml.compose(node.value, Loader=_LOADER)
+    except (yaml.YAMLError, RecursionError):
+        return []
+    if not isinstance(inner, (yaml.MappingNode, yaml.SequenceNode)):
+        return []
+    _moved(inner, _first_line(node) - 1)
+    return [inner]
+
+
+def _down(mark, lines):
+    '''``mark`` ``lines`` lines further down (a new mark: libyaml's are
+    read-only).'''
+    if mark is None:
+        return None
+    return yaml.Mark(mark.name, mark.index, mark.line + lines, mark.column,
+                     None, None)
+
+
+def _moved(root, lines):
+    '''Every node under ``root`` moved down ``lines`` lines (each
+    once: an alias is the node it names).'''
+    seen, stack = set(), [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        node.start_mark, node.end_mark = (
+            _down(node.start_mark, lines), _down(node.end_mark, lines))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(item for pair in node.value for item in pair)
 
 
 #: Keys whose values a tool runs: CI steps (``run``, ``script``,
