@@ -236,6 +236,14 @@ CASES = [
              f'b{k}:\n  spec: |\n    spec: |\n      c:\n      - image: x\n'
              f'        command: [mpirun, -np, "2", osu_bw]\n'
              for k in range(n)).encode())),
+    Case('placeholders left open on a line', _doubling(2**20), 'bytes',
+         lambda n: ('open.txt', ("fio --name=t --rw=write --size=1g "
+                                 "--description='" + '<a b ' * (n // 5)
+                                 + "'\n").encode())),
+    Case('the IO500 of 2017 run with options', _doubling(600), 'runs',
+         lambda n: ('io500app.sh', ('#!/bin/bash\n' + ''.join(
+             f'srun io500 -w /lus/d{k} -e "-F -t 1m -b 1g"\n'
+             for k in range(n))).encode())),
     Case('runfabtests.sh lines', _doubling(4000), 'lines',
          lambda n: ('runfabtests.sh', ('#!/bin/bash\n' + ''.join(
              f'runfabtests.sh -t short -C "-c spin" -v -p /b{k} verbs\n'

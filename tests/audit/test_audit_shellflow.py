@@ -8,7 +8,7 @@ development half (tests/data/audit/corpus2, sources in corpus2.yaml).'''
 
 import pytest
 
-from microbench.audit import batch, programs
+from microbench.audit import batch, commandwords, programs, words
 
 from corpus2 import audited, text
 
@@ -105,3 +105,24 @@ def test_a_commands_output_in_a_word_is_one_word():
     assert invocation.tool == 'IOR'
     # -a S3: objects over HTTP, no page cache to judge
     assert report.findings == []
+
+
+@pytest.mark.parametrize('text, said', [
+    # a placeholder of several words is one word; a redirect is not one
+    ('elbencho -t <threads per node> -w', 'elbencho -t <threads_per_node> -w'),
+    ('ior -w <in.txt >out.txt', 'ior -w <in.txt >out.txt'),
+    ('ior -w < in > out', 'ior -w < in > out'),
+    # a whole line in backticks is a document's inline code, not $(...)
+    ('`srun -n 2 ior -w`', 'srun -n 2 ior -w'),
+    ('x=`hostname` ior -w', 'x=<hostname> ior -w')])
+def test_what_a_document_s_words_become(text, said):
+    assert commandwords.substituted(text) == said
+
+
+@pytest.mark.parametrize('line, runs', [
+    ('./run_guest.sh fio --name=t --rw=write --size=1g', True),
+    ('./build.sh ior', False),          # builds it: no option follows
+    ('./run.py fio --name=t', False)])  # not a shell script
+def test_a_script_given_a_benchmark_s_command_line(line, runs):
+    launch = words.launch(line.split(), lambda p: p in ('fio', 'ior'))
+    assert (launch.program in ('fio', 'ior')) is runs

@@ -16,7 +16,26 @@ def substituted(text):
     shell fills in (``<date>``, ``<arithmetic>``; ``$(which ior)`` the
     program's name) and a template's placeholders (``{{ size }}``) as
     ``<size>``.'''
-    return _OUTPUT.sub(_output_word, _TEMPLATE.sub(r'<\1>', text))
+    text = _SPACED.sub(lambda m: '<' + '_'.join(m[1].split()) + '>',
+                       _TEMPLATE.sub(r'<\1>', _inline_code(text)))
+    return _OUTPUT.sub(_output_word, text)
+
+
+def _inline_code(text):
+    '''A command a document gives as one inline code span (a line
+    `` `srun ... ior ...` `` copied from a README) without its backticks:
+    no shell runs a whole line's output as a command.'''
+    stripped = text.strip()
+    if len(stripped) > 2 and stripped[0] == stripped[-1] == '`' and \
+            '`' not in stripped[1:-1]:
+        return stripped[1:-1]
+    return text
+
+
+#: A documentation's placeholder of several words (``-t <threads per
+#: node>``): one word, its blanks as ``_`` (a redirect, ``<in >out``,
+#: has a blank after ``<`` or before ``>``)
+_SPACED = re.compile(r'<([A-Za-z][^<>\n]*?\s[^<>\n]*?[A-Za-z0-9])>')
 
 
 def program_words(split):

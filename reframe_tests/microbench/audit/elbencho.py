@@ -2,6 +2,8 @@
 rewrite (:mod:`microbench.knobs`: ``--direct``, no ``--preallocfile``),
 against the options of elbencho v3.1-9's ``source/ProgArgs.cpp``.'''
 
+import re
+
 from microbench import knobs
 from microbench.audit import getopt, options
 from microbench.audit.bounds import excerpt, integer
@@ -19,6 +21,24 @@ PHASES = {'-w', '--write', '-r', '--read', '-d', '--mkdirs', '-D', '--deldirs',
 def _value(given, *names):
     option = getopt.last(given, *names)
     return option.value if option is not None else None
+
+
+def _rotated(given, where):
+    '''What ``--rotatehosts N`` makes of the read after the write: None
+    where it rotates nothing (no --hosts, N 0); False where each host
+    reads another's data; else the certainty that it reads its own
+    (N a multiple of the hosts: certain; their count not said:
+    depends).'''
+    rotate = _number(given, where, 0, '--rotatehosts')
+    hosts = getopt.value(given, '--hosts')
+    if not rotate or not hosts:
+        return None
+    if getopt.UNSET.match(hosts) or '<' in hosts or '$' in hosts:
+        return depends(f'the number of hosts {hosts} names: with '
+                       f'--rotatehosts {rotate} a multiple of them, every '
+                       f'host reads its own data')
+    count = len([h for h in re.split(r'[,\s]+', hosts) if h])
+    return CERTAIN if rotate % count == 0 else False
 
 
 def _number(given, where, default, *names):
@@ -73,11 +93,14 @@ def judge_elbencho(launch, where, context):
                  'write lands in the page cache', fits, io_fix,
                  {'check': 'elbencho_storage',
                   'gap': 'write_buffered_over_direct'})
-    if reads and writes and not direct and \
+    rotated = _rotated(given, where)
+    if reads and writes and not direct and rotated is not False and \
             getopt.last(given, '--dropcache') is None:
         _finding(found, launch, given, 'S4', '-r after -w in one run without '
                  '--direct or --dropcache: the read comes back from the '
-                 'page cache', fits, io_fix,
+                 'page cache' + ('' if rotated is None else ' (--rotatehosts '
+                                 'moves it to the host its count away)'),
+                 fits if rotated is None else rotated, io_fix,
                  {'check': 'elbencho_storage',
                   'gap': 'read_buffered_over_direct'})
     if writes and getopt.last(given, '--preallocfile') is not None:

@@ -30,12 +30,15 @@ class Given:
     span: int = 1
 
 
-def parse(argv, table, program, where, positional=False, groups=False):
+def parse(argv, table, program, where, positional=False, groups=False,
+          modules=()):
     '''[:class:`Given`] of ``argv`` (program first) against ``table``
     ({option: (takes a value, releases)}), and the positional words.
     With ``groups`` (IOR's ``option.c`` since 4.0), a letter of a group
     of flags that is no option is passed over where another letter of
-    the group is one (``-z-k`` is ``-z -k``).
+    the group is one (``-z-k`` is ``-z -k``); ``modules``: the back ends
+    whose own options (``--cubefs.conf=FILE``) the table does not hold,
+    taken as given.
 
     :raises Unreadable: on an option no release of the tool has, or one
         whose value is missing.
@@ -60,6 +63,10 @@ def parse(argv, table, program, where, positional=False, groups=False):
         options_read(len(given), where)
         if word.startswith('--'):
             name, eq, value = word.partition('=')
+            if name not in table and name[2:].split('.')[0].lower() in \
+                    modules and '.' in name:
+                given.append(Given(name, value if eq else None, start, 1))
+                continue
             if name not in table:
                 raise Unreadable(f'{where}: {program} has no option '
                                  f'{clipped(name, EXCERPT_CHARS)} '

@@ -11,7 +11,7 @@ ior-hard's one shared file is judged by the IOR rules (S5 depends on the
 data directory's file system where its path does not say it).
 '''
 
-from microbench.audit import io500, words
+from microbench.audit import io500, io500app, words
 from microbench.audit.findings import Where
 
 #: The IO500 program (IO500/io500's C driver, ISC20 on)
@@ -28,8 +28,16 @@ def judge_config(name, text, context, judge_command, prefix=None,
     by ``judge_command(command, context)``; ``prefix``: the launcher words
     in place of ``mpirun``; ``where``: the script line that runs it;
     ``note``: said of every phase.'''
-    found = []
     phases, dropped = io500.commands(name, text)
+    return judge_phases(phases, dropped, context, judge_command, prefix,
+                        where, note)
+
+
+def judge_phases(phases, dropped, context, judge_command, prefix=None,
+                 where=None, note=None):
+    '''The invocations of an IO500 run's phases ((phase, command), and
+    whether caches are dropped before each), as :func:`judge_config`.'''
+    found = []
     direct = _written_direct(phases)
     for phase, command in phases:
         if prefix is not None:
@@ -80,6 +88,12 @@ def judge_program(launch, command, context, judge_command):
     program: its configuration is the file the script writes in a
     here-document where it does (``cat > config.ini << EOF``), else
     IO500's defaults, said.'''
+    if io500app.is_app(launch.argv):
+        return judge_phases(
+            io500app.phases(launch.argv, command.where), False, context,
+            judge_command, prefix=launch.prefix or ['mpirun'],
+            where=command.where, note='the IO500 of 2017 (VI4IO\'s '
+            'io500-app): its phases as its options build them')
     given = [word for word in launch.argv[1:] if not word.startswith('-')]
     config = given[0] if given else None
     files = getattr(command, 'files', None) or {}

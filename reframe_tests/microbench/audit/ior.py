@@ -20,16 +20,20 @@ from microbench.audit.findings import (CERTAIN, Finding, Invocation,
 from microbench.audit.fiojob import size_bytes
 from microbench.audit.iorargs import (CACHED_APIS, USER_SPACE, apply,
                                       as_int, directives, fits, memory_hog,
-                                      nodes, odirect)
+                                      module_notes, modules, nodes, odirect)
 
 
 def judge_ior(launch, where, context):
     argv = launch.argv
     table = options.getopt_table('ior')
-    given, _ = getopt.parse(argv, table, 'IOR', where, groups=True)
+    given, _ = getopt.parse(argv, table, 'IOR', where, groups=True,
+                            modules=modules(argv, table))
     found = Invocation('IOR', where)
+    found.not_judged.extend(module_notes(given, table))
     said = directives(given)
     for option in given:
+        if option.name not in table:
+            continue
         releases = table[option.name][1]
         if '4.0.0' not in releases:
             found.not_judged.append(
@@ -164,8 +168,10 @@ def _ior_finding(found, launch, given, evidence, certainty, drop, add,
 def judge_mdtest(launch, where, context):
     argv = launch.argv
     table = options.getopt_table('mdtest')
-    given, _ = getopt.parse(argv, table, 'mdtest', where, groups=True)
+    given, _ = getopt.parse(argv, table, 'mdtest', where, groups=True,
+                            modules=modules(argv, table))
     found = Invocation('mdtest', where)
+    found.not_judged.extend(module_notes(given, table))
     phases = {o.name for o in given if o.name in ('-C', '-T', '-E', '-r')}
     stats = '-T' in phases or not phases
     reads = '-E' in phases or not phases

@@ -82,11 +82,20 @@ def apply(argv, given, fixes):
     return getopt.rewrite(argv, given, drop, add)
 
 
+#: IOR's back ends that ignore O_DIRECT (IOR 4.0's aiori-MPIIO.c: "O_DIRECT
+#: not implemented in MPIIO"; HDF5's, NCMPI's likewise): --posix.odirect
+#: is the POSIX back end's option
+NO_ODIRECT_APIS = {'MPIIO', 'HDF5', 'NCMPI'}
+
+
 def odirect(given, said):
-    '''Whether IOR opens its files O_DIRECT (``said``: the directives).'''
-    return (getopt.last(given, '--posix.odirect', '-B') is not None
-            or any(said.get(k, '0') not in ('0', '') for k in
-                   ODIRECT_DIRECTIVES))
+    '''Whether IOR opens its files O_DIRECT (``said``: the directives;
+    a back end that does not implement it ignores it).'''
+    api = (getopt.value(given, '-a') or said.get('api') or 'POSIX').upper()
+    return api not in NO_ODIRECT_APIS and (
+        getopt.last(given, '--posix.odirect', '-B') is not None
+        or any(said.get(k, '0') not in ('0', '') for k in
+               ODIRECT_DIRECTIVES))
 
 
 def flushed(given, said):
@@ -118,3 +127,29 @@ def fits(given, per_node, context):
         f'the data of a node ({size_text(on_node) if on_node else "?"}: '
         f'-b x -s x tasks per node) against the memory of '
         f'{context.memory_of} ({memory_text(memory)})')
+
+
+def modules(argv, table):
+    '''The back end ``-a`` names (``-a CUBEFS``, ``-a=DFS``), lowercased,
+    where ``table`` holds none of its own options (``--cubefs.conf``):
+    what :func:`.getopt.parse` takes as given.'''
+    api = None
+    for k, word in enumerate(argv[1:], 1):
+        if word in ('-a', '--api') and k + 1 < len(argv):
+            api = argv[k + 1]
+        elif word.startswith(('-a=', '--api=')):
+            api = word.split('=', 1)[1]
+    if not api:
+        return ()
+    prefix = f'--{api.lower()}.'
+    if any(name.lower().startswith(prefix) for name in table):
+        return ()
+    return (api.lower(),)
+
+
+def module_notes(given, table):
+    '''What the audit says of a back end's own options it took as
+    given.'''
+    return [f'{option.name}: an option of IOR\'s '
+            f'{option.name[2:].split(".")[0]} back end, not judged'
+            for option in given if option.name not in table]

@@ -80,14 +80,26 @@ def script_of(text):
 
 def _keep(block, out):
     '''Copy a block's commands into ``out``: a console transcript's
-    prompted lines (and their continuations), else every line.'''
+    prompted lines (and their continuations), and the script a prompted
+    ``cat job.sh`` shows; else every line.'''
     prompted = any(_prompt(line) for _, line in block)
-    going_on = False
+    going_on = shown = False
     for number, line in block:
         if not prompted:
             out[number] = line
             continue
         prompt = _prompt(line)
+        if prompt:
+            shown = _SHOWS_SCRIPT.match(line[prompt.end():]) is not None
         if prompt or going_on:
             out[number] = line[prompt.end():] if prompt else line
             going_on = line.rstrip().endswith('\\')
+        elif shown:
+            out[number] = line      # the script, as the transcript shows it
+
+
+#: A prompted command that shows a script (``cat ior_slurm.sh``): the
+#: output lines after it, to the next prompt, are the script
+_SHOWS_SCRIPT = re.compile(r'^\s*(?:cat|more|less|head -n ?\d+)\s+\S+\.'
+                           r'(?:sh|bash|sbatch|slurm|pbs|qsub|lsf|bsub|job)'
+                           r'\s*$')

@@ -84,5 +84,10 @@ def canonical(program):
             return None
         return next((part for part in parts
                      if part in _NAMED_BY_VARIABLE), None)
-    stripped = _SUFFIX.sub('', program)
+    stripped = _PACKAGED.sub('', _SUFFIX.sub('', program))
     return stripped if stripped != program and stripped else None
+
+
+#: What a distribution's package puts before a benchmark's name (Fedora's
+#: and RHEL's mpitests-openmpi: ``mpitests-osu_bw``, ``mpitests-IMB-MPI1``)
+_PACKAGED = re.compile(r'^mpitests-')

@@ -144,6 +144,15 @@ def _int(text):
     return integer(text)
 
 
+def _runs_its_arguments(name, rest, known):
+    '''Whether a script (``./run_guest.sh``, ``remote.sh``) is given a
+    benchmark's command line to run: its first argument a benchmark the
+    audit knows, an option after it (``./build.sh ior`` builds one).'''
+    return (known is not None and name.endswith(('.sh', '.bash'))
+            and len(rest) > 1 and known(program_name(rest[0]))
+            and rest[1].startswith('-'))
+
+
 def launch(words, known=None):
     '''The :class:`Launch` of a command line's words; ``known(program)``
     tells a benchmark, so that a launcher's positional words before it
@@ -175,6 +184,9 @@ def launch(words, known=None):
             i += command
         elif i + 1 < len(words) and (name, words[i + 1]) in CONTAINERS:
             i = _container(words, i, result)
+        elif _runs_its_arguments(name, words[i + 1:], known):
+            result.prefix.append(word)   # ./run_guest.sh fio --rw=... ...
+            i += 1
         else:
             break
     rest = list(words[i:])
