@@ -244,6 +244,15 @@ CASES = [
          lambda n: ('io500app.sh', ('#!/bin/bash\n' + ''.join(
              f'srun io500 -w /lus/d{k} -e "-F -t 1m -b 1g"\n'
              for k in range(n))).encode())),
+    Case('a Dockerfile of many instructions', _doubling(4000),
+         'instructions', lambda n: ('Dockerfile', ('FROM x\n' + ''.join(
+             f'ENV N{k}={k}\nRUN cd /b{k} \\\n    && make\n'
+             for k in range(n)) + 'CMD ["mpiexec", "-n", "2", "osu_bw"]\n')
+             .encode())),
+    Case('containers running shell scripts', _doubling(2000), 'containers',
+         lambda n: ('scripts.yaml', ''.join(
+             f'c{k}:\n  command: ["/bin/bash", "-c", "fio --name=t{k} '
+             f'--rw=write --size=1g"]\n' for k in range(n)).encode())),
     Case('runfabtests.sh lines', _doubling(4000), 'lines',
          lambda n: ('runfabtests.sh', ('#!/bin/bash\n' + ''.join(
              f'runfabtests.sh -t short -C "-c spin" -v -p /b{k} verbs\n'

@@ -5,18 +5,19 @@ it, and each judged by its tool's rules.'''
 from collections import ChainMap
 from dataclasses import dataclass, field
 
-from microbench.audit import (batch, batchjob, bounds, darshanlog, elbencho,
-                              elbenchofile, fiocommand, fioinputs, getopt,
-                              io500run, ior, iorscript, markdown, network,
-                              readable, reframecheck, runfabtests, words,
-                              yamlfile)
+from microbench.audit import (batch, batchjob, bounds, darshanlog, dockerfile,
+                              elbencho, elbenchofile, fiocommand, fioinputs,
+                              getopt, io500run, ior, iorscript, markdown,
+                              network, readable, reframecheck, runfabtests,
+                              words, yamlfile)
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import Context, node_memory, osu_version_in
 from microbench.audit.programs import KNOWN, canonical, tool_of
 from microbench.audit.findings import Unreadable, Where
-from microbench.audit.kinds import (COMMAND, DARSHAN, ELBENCHO_CONFIG,
-                                    FIO_JOB, IO500, IOR_SCRIPT, MARKDOWN,
-                                    REFRAME_CHECK, SCRIPT, YAML, kind_of)
+from microbench.audit.kinds import (COMMAND, DARSHAN, DOCKERFILE,
+                                    ELBENCHO_CONFIG, FIO_JOB, IO500,
+                                    IOR_SCRIPT, MARKDOWN, REFRAME_CHECK,
+                                    SCRIPT, YAML, kind_of)
 
 #: A Darshan log's names (its content is told by
 #: :func:`.darshanlog.is_log` too)
@@ -111,6 +112,10 @@ def _judge_bytes(report, name, data, context, argv):
 
 
 def _judge_text(name, text, kind, context, argv, refused):
+    version = osu_version_in(text)
+    if version and not context.osu_version:
+        context = context.with_(osu_version=version,
+                                osu_version_from=f'{name}')
     if kind == IO500:
         return io500run.judge_config(name, text, context, _required)
     if kind == REFRAME_CHECK:
@@ -119,11 +124,15 @@ def _judge_text(name, text, kind, context, argv, refused):
             reframecheck.commands(name, text, reader_for(context)),
             lambda command: _judge_command(command, context, required=True),
             refused)
-    if kind in (MARKDOWN, YAML):
+    if kind in (MARKDOWN, YAML, DOCKERFILE):
         if kind == MARKDOWN:
             commands = batch.commands(name, markdown.script_of(text),
                                       prompt=True, reader=reader_for(context))
             what = 'a Markdown document none of whose code blocks runs'
+        elif kind == DOCKERFILE:
+            commands = batch.commands(name, dockerfile.script_of(text),
+                                      reader=reader_for(context))
+            what = 'a Dockerfile none of whose RUN, CMD, ENTRYPOINT runs'
         else:
             context = context.with_(whole_run=True)
             jobs = []
@@ -155,10 +164,6 @@ def _judge_text(name, text, kind, context, argv, refused):
     if kind == FIO_JOB:
         return fioinputs.judge_job_file(name, text, context,
                                         reader_for(context), context.sections)
-    version = osu_version_in(text)
-    if version and not context.osu_version:
-        context = context.with_(osu_version=version,
-                                osu_version_from=f'{name}')
     if kind == SCRIPT:
         job = batchjob.directives(text)
         context = context.with_(

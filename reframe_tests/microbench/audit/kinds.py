@@ -4,8 +4,9 @@ of other languages the audit refuses.'''
 
 import re
 
-from microbench.audit import (batchjob, elbenchofile, fiojob, io500,
-                              iorscript, markdown, reframecheck, yamlfile)
+from microbench.audit import (batchjob, dockerfile, elbenchofile, fiojob,
+                              io500, iorscript, markdown, reframecheck,
+                              yamlfile)
 from microbench.audit.findings import Unreadable
 
 
@@ -31,9 +32,11 @@ INPUT_KINDS = {
     'markdown': 'a Markdown document (its name): the commands of its code '
                 'blocks (of a console transcript, its prompted lines), '
                 'never its prose',
+    'dockerfile': 'a Dockerfile (its name): what its RUN, CMD and '
+                  'ENTRYPOINT run',
 }
 (COMMAND, FIO_JOB, SCRIPT, DARSHAN, IO500, ELBENCHO_CONFIG,
- REFRAME_CHECK, IOR_SCRIPT, YAML, MARKDOWN) = INPUT_KINDS
+ REFRAME_CHECK, IOR_SCRIPT, YAML, MARKDOWN, DOCKERFILE) = INPUT_KINDS
 
 
 #: The names of scripts
@@ -48,6 +51,8 @@ def kind_of(name, text):
         raise Unreadable(f'{name}: empty: nothing to judge')
     if yamlfile.is_yaml(name):
         return YAML
+    if dockerfile.is_dockerfile(name):
+        return DOCKERFILE
     if markdown.is_markdown(name) and markdown.script_of(text) is not None:
         return MARKDOWN
     if name.endswith('.py') and reframecheck.is_check(text):

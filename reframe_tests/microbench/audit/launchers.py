@@ -16,7 +16,9 @@ LAUNCHER_VARIABLE = re.compile(
 
 #: Launchers of MPI ranks or tasks
 LAUNCHERS = ('srun', 'mpirun', 'mpiexec', 'mpiexec.hydra', 'aprun', 'jsrun',
-             'orterun', 'prun', 'mpirun_rsh', 'runjob')
+             'orterun', 'prun', 'mpirun_rsh', 'runjob',
+             # Lustre's test-framework.sh: mpirun with its machine file
+             'mpi_run')
 
 #: Launcher options that take no value (every other option takes one,
 #: given as ``--opt=value`` or as the next word), by launcher

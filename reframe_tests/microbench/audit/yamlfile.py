@@ -21,13 +21,17 @@ from microbench.audit.bounds import excerpt
 from microbench.audit.findings import Unreadable, Where
 from microbench.audit.programs import tool_of
 
-#: The names of YAML files
-EXTENSIONS = ('.yaml', '.yml')
 _LOADER = getattr(yaml, 'CSafeLoader', yaml.SafeLoader)
 
 
 def is_yaml(name):
-    return name.lower().endswith(EXTENSIONS)
+    '''A YAML file by its name (``job.yaml``; a template of one,
+    ``mpijob.yaml-template``, ``values.yml.tpl``).'''
+    return _NAME.search(name.lower()) is not None
+
+
+#: A YAML file's name, or its template's
+_NAME = re.compile(r'\.ya?ml(?:[.-](?:template|tmpl|tpl|in))?$')
 
 
 def commands(name, text, reader=None, jobs=None):
@@ -60,7 +64,9 @@ def commands(name, text, reader=None, jobs=None):
                 continue
             if jobs is not None and is_fio_job(node.value):
                 jobs.append((_first_line(node), node.value))
-            elif runs:
+            elif runs or _SHEBANG.match(node.value):
+                # a script a ConfigMap holds (``launcher: "#!/bin/bash\n
+                # ..."``) runs where it is mounted
                 out.extend(_commands_of(name, node, reader))
             elif depth < MAX_NESTED and node.style in ('|', '>'):
                 nested = _nested(node)
@@ -71,7 +77,11 @@ def commands(name, text, reader=None, jobs=None):
         elif isinstance(node, yaml.MappingNode):
             container = _container(name, node)
             if container is not None:
-                out.append(container[0])
+                script = _shell_script(container[1])
+                if script is not None:       # command: [bash, -c, SCRIPT]
+                    out.extend(_commands_of(name, script, reader))
+                else:
+                    out.append(container[0])
                 seen.update(id(n) for n in container[1])
             stack.extend(
                 (value, runs or _runs(key), depth) for key, value in
@@ -191,10 +201,29 @@ def _first_line(node):
 
 
 def _commands_of(name, node, reader):
-    '''A string value's commands, each where it is in the file.'''
+    '''A string value's commands, each where it is in the file (a quoted
+    string's, whose lines are ``\\n`` escapes, where the string
+    starts).'''
     first = _first_line(node)
     found = batch.commands(name, node.value, reader=reader)
+    block = node.style in ('|', '>', None, '')
     for command in found:
-        line = first + (command.where.line or 1) - 1
+        line = first + (command.where.line or 1) - 1 if block else first
         command.where = Where(name, line, command.where.text)
     return found
+
+
+#: A string value that is a shell script (its ``#!`` line)
+_SHEBANG = re.compile(r'^#!\s*\S*/(?:env\s+)?(?:ba|da|k|z)?sh\b')
+
+
+def _shell_script(lists):
+    '''The script node of a container's ``[bash, -c, SCRIPT]`` (its
+    ``command:`` then its ``args:``), or None.'''
+    items = [item for node in lists for item in node.value]
+    if len(items) < 3 or words.program_name(items[0].value) not in \
+            words.SHELLS:
+        return None
+    at = next((k for k, item in enumerate(items[1:], 1)
+               if re.fullmatch(r'-[a-z]*c', item.value)), None)
+    return items[at + 1] if at is not None and at + 1 < len(items) else None

@@ -1,0 +1,74 @@
+'''Readings the ninth corpus's development half taught (issue 46;
+tests/data/audit/corpus9.yaml, labelled blind to the audit, 9 of its 20
+first refused), each held on its input.  No held-out input is named
+here.'''
+
+import pytest
+
+from later_corpora import audited as audited_in, pitfalls, text
+from microbench.audit.findings import CERTAIN
+
+
+def audited(name, data=None):
+    return audited_in('corpus9', name, data)
+
+
+def test_a_container_that_runs_a_shell_script():
+    # command: ["/bin/bash", "-c", "|\n set -eux ... fio ... fio ..."]
+    name = 'other-cluster-toolkit-tpu7x-fio-jobset.yaml'
+    report = audited(name)
+    assert [inv.tool for inv in report.invocations] == ['fio'] * 3
+    assert [inv.where.line for inv in report.invocations] == [63, 68, 73]
+    assert text('corpus9', name).splitlines()[62].strip().startswith('fio')
+    write = report.invocations[1]
+    assert '--readwrite=write' in write.where.text
+    assert pitfalls(write)['M1'] == CERTAIN           # the job runs once
+
+
+def test_a_script_a_configmap_holds():
+    # osu-launcher: "#!/bin/bash\n ... mpirun ... osu_latency ..."
+    report = audited('other-metrics-operator-osu-configmap.yaml')
+    programs = [inv.where.text.rsplit('/', 1)[-1] for inv in
+                report.invocations]
+    assert 'osu_latency' in programs and 'osu_bw' in programs
+    assert all(inv.where.line == 8 for inv in report.invocations)
+
+
+def test_a_dockerfile_s_cmd():
+    # CMD ["mpiexec", "-n", "2", "-bind-to", "core", "./osu_latency"],
+    # OSU 5.6.1 from its RUN's tarball
+    report = audited('plain-osu-p2p-sarus-mpich314-osu.Dockerfile')
+    assert report.kind == 'dockerfile'
+    (invocation,) = report.invocations
+    assert invocation.where.line == 17
+    assert pitfalls(invocation)['N1'] == CERTAIN
+    assert any('5.6.1' in f.note for f in invocation.findings if f.note)
+    assert 'M1' not in pitfalls(invocation)           # an image, not a run
+
+
+@pytest.mark.parametrize('name', [
+    'plain-osu-p2p-aws-do-eks-efa.yaml-template'])
+def test_a_yaml_template_is_yaml(name):
+    report = audited(name)
+    assert report.kind == 'yaml'
+    (invocation,) = report.invocations
+    assert invocation.tool == 'OSU'
+
+
+def test_lustre_s_mpi_run_launches():
+    # Lustre's sanity.sh: mpi_run -np $np $MDTEST -T -F -n 1000 -d ...
+    report = audited('plain-mdtest-lustre-sanity-statahead.txt')
+    (invocation,) = report.invocations
+    assert invocation.tool == 'mdtest'
+    assert 'S4' in pitfalls(invocation)               # no -N
+
+
+@pytest.mark.parametrize('data, said', [
+    ('FROM x\nCMD ["mpiexec", "-n", \n', 'none of whose RUN, CMD'),
+    ('FROM x\nENV\nRUN\nCMD []\n', 'none of whose RUN, CMD'),
+    ('\x00\x01garbage\n', None),
+    ('', 'empty')])
+def test_a_broken_dockerfile_is_one_line_of_refusal(data, said):
+    report = audited('plain-osu-p2p-sarus-mpich314-osu.Dockerfile', data)
+    assert report.error and not report.invocations
+    assert said is None or said in report.error
