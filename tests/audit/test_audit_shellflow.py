@@ -6,6 +6,8 @@ none, ``NAME+=`` appends; programs named by a variable, renamed or in
 OSU's tree under a variable's name.  Real files of the second corpus's
 development half (tests/data/audit/corpus2, sources in corpus2.yaml).'''
 
+import shlex
+
 import pytest
 
 from microbench.audit import batch, commandwords, programs, words
@@ -126,3 +128,14 @@ def test_what_a_document_s_words_become(text, said):
 def test_a_script_given_a_benchmark_s_command_line(line, runs):
     launch = words.launch(line.split(), lambda p: p in ('fio', 'ior'))
     assert (launch.program in ('fio', 'ior')) is runs
+
+
+@pytest.mark.parametrize('line, said', [
+    ('bash -c "fio --name=t --rw=write > log"',
+     ['fio', '--name=t', '--rw=write']),
+    ("docker exec c1 sh -c 'cd /x; ior -w -r'",
+     ['docker', 'exec', 'c1', 'ior', '-w', '-r']),
+    ('srun -n 2 bash -lc "ior -w"', ['srun', '-n', '2', 'ior', '-w']),
+    ('bash run.sh -c 3', ['bash', 'run.sh', '-c', '3'])])  # no -c string
+def test_a_shell_given_a_command_string(line, said):
+    assert commandwords.program_words(shlex.split(line)) == said

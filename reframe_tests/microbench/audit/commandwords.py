@@ -42,7 +42,26 @@ def program_words(split):
     '''A command's words without the shell's redirects, a remote
     runner's command read as the remote shell reads it, ``eval``'s
     command as the shell reads it.'''
-    return _remote_command(_without_redirects(_evaluated(split)))
+    return _remote_command(_without_redirects(_shell_c(_evaluated(split))))
+
+
+def _shell_c(split):
+    '''A shell given a command string to run (``bash -c "fio ..."``,
+    ``docker exec c sh -c '...'``, ``srun bash -c "..."``): the words
+    before it, then the string's command as that shell reads it (its
+    first part that is not one of the shell's own steps).'''
+    at = next((k for k, word in enumerate(split[:-2])
+               if words.program_name(word) in words.SHELLS
+               and re.fullmatch(r'-[a-z]*c', split[k + 1])), None)
+    if at is None:
+        return split
+    text = next((part for part in shellflow.parts(split[at + 2])
+                 if part.split() and part.split()[0] not in _SETUP),
+                split[at + 2])
+    try:
+        return split[:at] + _without_redirects(words.split(text))
+    except Unreadable:
+        return split
 
 
 def _evaluated(split):
