@@ -6,6 +6,7 @@ here.'''
 import pytest
 
 from later_corpora import audited as audited_in, pitfalls, text
+from microbench.audit import measure
 from microbench.audit.findings import CERTAIN
 
 
@@ -72,3 +73,25 @@ def test_a_broken_dockerfile_is_one_line_of_refusal(data, said):
     report = audited('plain-osu-p2p-sarus-mpich314-osu.Dockerfile', data)
     assert report.error and not report.invocations
     assert said is None or said in report.error
+
+
+def test_a_script_that_goes_to_lustre_and_runs_ior_through_mpiio():
+    # cd "${LUSTRE_SCRATCH_DIR}" (/expanse/lustre/scratch/...), then
+    # ior -a MPIIO ... -C -e on one node, its shared file there
+    report = audited('batch-script-sdsc-si2022-ior.sh')
+    (invocation,) = report.invocations
+    found = pitfalls(invocation)
+    assert found['S5'] != CERTAIN                 # the directory's layout
+    assert found['S4'] == CERTAIN                 # one node: -C stays
+    # MPIIO ignores O_DIRECT: the realistic form fills memory instead,
+    # and so do the forms --measure runs
+    assert '--posix.odirect' not in invocation.realistic
+    assert '-M 80%' in invocation.realistic
+    (s4,) = [f for f in invocation.findings if f.pitfall == 'S4']
+    forms = measure._ior_forms(invocation, s4)
+    assert '--posix.odirect' not in forms['realistic']
+    # a read after its own write on one node is measured against
+    # O_DIRECT: not through MPIIO
+    s4.measure = {**s4.measure, 'read_after_write': True}
+    said = measure._ior_forms(invocation, s4)
+    assert said.startswith('its back end, MPIIO, ignores O_DIRECT')

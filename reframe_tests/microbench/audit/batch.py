@@ -309,6 +309,9 @@ def _commands_of(part, where, loops, env, reader):
         split = commandwords.program_words(split)
         if not split:
             break
+        if split[0] == 'cd' and len(split) == 2:
+            env.set('PWD', split[1])     # where a relative path is
+            break
         if split[0] == 'export':
             split = split[1:]
         if split and all(re.match(r'^\w+\+?=', w) for w in split):

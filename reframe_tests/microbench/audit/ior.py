@@ -18,9 +18,10 @@ from microbench.audit.context import repeated, repeated_unless
 from microbench.audit.findings import (CERTAIN, Finding, Invocation,
                                        depends)
 from microbench.audit.fiojob import size_bytes
-from microbench.audit.iorargs import (CACHED_APIS, USER_SPACE, apply,
-                                      as_int, directives, fits, memory_hog,
-                                      module_notes, modules, nodes, odirect)
+from microbench.audit.iorargs import (CACHED_APIS, NO_ODIRECT_APIS,
+                                      USER_SPACE, apply, as_int, directives,
+                                      fits, memory_hog, module_notes,
+                                      modules, nodes, odirect)
 
 
 def judge_ior(launch, where, context):
@@ -55,7 +56,7 @@ def judge_ior(launch, where, context):
     else:
         _ior_cache(found, given, said, launch, context)
     iorwrite.judge_write(found, given, said, launch, context)
-    iorwrite.judge_stripes(found, given, said, launch)
+    iorwrite.judge_stripes(found, given, said, launch, context.env)
     _iterations(found, context, given, where, launch, argv,
                 'IOR reports one figure per phase')
     return [found]
@@ -92,7 +93,10 @@ def _ior_cache(found, given, said, launch, context):
     reorder = getopt.last(given, '-C', '-Z') is not None or \
         said.get('reordertasks', '0') not in ('0', '') or \
         said.get('reordertasksconstant', '0') not in ('0', '')
-    aligned = transfer is not None and transfer % 4096 == 0
+    # O_DIRECT defends only where the back end implements it
+    aligned = transfer is not None and transfer % 4096 == 0 and (
+        getopt.value(given, '-a') or said.get('api') or 'POSIX').upper() \
+        not in NO_ODIRECT_APIS
     one_node = count == 1
     defence = ('reorder_fsync' if not one_node else 'odirect' if aligned
                else None)

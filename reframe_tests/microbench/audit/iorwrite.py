@@ -79,10 +79,14 @@ def _kernel_write(found, launch, given, certainty, count, tasks):
     found.findings.append(finding)
 
 
-def judge_stripes(found, given, said, launch):
-    '''S5: one shared file on Lustre (said by its path) without a stripe
+def judge_stripes(found, given, said, launch, env=None):
+    '''S5: one shared file on Lustre (said by its path, or by the
+    directory the script went to: ``env``'s ``PWD``) without a stripe
     count; on a path that says no file system, it depends on it.'''
     target = getopt.value(given, '-o') or 'testFile'
+    here = (env or {}).get('PWD')
+    if here and not target.startswith(('/', '$')):
+        target = f'{here.rstrip("/")}/{target}'
     api = (getopt.value(given, '-a') or 'POSIX').upper()
     lustre = 'lustre' in target.lower() or '/lus/' in target
     if getopt.last(given, '-F') is not None or (

@@ -26,6 +26,7 @@ import tempfile
 
 from microbench import fields, knobs, paths
 from microbench.audit import fiojob, formsfile, getopt, options, words
+from microbench.audit.iorargs import NO_ODIRECT_APIS
 
 #: The checks ``--measure`` knows how to pair, by tool
 MEASURED = {'fio': ('fio_cache_flags', 'fio_fallocate',
@@ -176,6 +177,10 @@ def _ior_forms(invocation, finding, settings=None):
         if transfer is None or transfer % 4096:
             return ('its transfers are not aligned for O_DIRECT, the one '
                     'defence of a read on one node the check measures')
+        api = (getopt.value(given, '-a') or 'POSIX').upper()
+        if api in NO_ODIRECT_APIS:
+            return (f'its back end, {api}, ignores O_DIRECT, the one '
+                    f'defence of a read on one node the check measures')
         drop, add = ('-C', '-Q', '-Z'), knobs.IOR_DEFENCES['odirect']
     elif not finding.fix:
         return 'it has no realistic form to measure (it depends on the run)'
