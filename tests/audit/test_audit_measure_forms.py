@@ -62,3 +62,19 @@ def test_a_reframe_checks_tests_are_measured_without_unknown_words():
     assert '-D' not in yours and '-Q' not in yours and '-A' not in yours
     assert yours == ['-w', '-k', '-F', '-C', '-r', '-b', '1g']
     assert forms['realistic'] == [*yours, '-e']
+
+
+def test_a_reordered_read_on_one_node_is_measured_as_the_read_it_is():
+    # ior -C on one node: -C moves the read to a task of the same node,
+    # the page cache's; --measure pairs it with O_DIRECT, the read's gap
+    line = 'ior -C -w -r -t 1m -b 16m -o f'
+    report = judge.audit_bytes('line.cmd', line.encode(), judge.new_context(
+        'line.cmd', 24 * 2**30))
+    (invocation,) = report.invocations
+    reorder = [f for f in invocation.findings if f.pitfall == 'S4'
+               and f.evidence.startswith('-C')][0]
+    assert reorder.gap == 'easy_read_none_over_odirect'
+    assert reorder.measure['read_after_write']
+    forms = measure._ior_forms(invocation, reorder)
+    assert '--posix.odirect' in forms['realistic']
+    assert '-C' not in forms['realistic'] and '-C' in forms['yours']

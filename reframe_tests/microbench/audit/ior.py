@@ -148,7 +148,10 @@ def _ior_cache(found, given, said, launch, context):
                 found, launch, given, f'{spelled}{twice}: {where_to}: the '
                 f'read is the page cache\'s',
                 CERTAIN, ('-C', '-Q', '-Z') if not one_node else (),
-                knobs.IOR_REORDER if not one_node else fix_words, measure)
+                knobs.IOR_REORDER if not one_node else fix_words,
+                # --measure: the read after its own node's write, on one
+                # node against O_DIRECT (audit/measure.py)
+                {**measure, 'read_after_write': True})
     elif reads and not writes:
         _ior_finding(found, launch, given, 'a read without -C: if these '
                      'tasks wrote the file before (a separate IOR run), '
