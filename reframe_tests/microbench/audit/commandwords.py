@@ -50,16 +50,14 @@ def _shell_c(split):
     ``docker exec c sh -c '...'``, ``srun bash -c "..."``): the words
     before it, then the string's command as that shell reads it (its
     first part that is not one of the shell's own steps).'''
-    at = next((k for k, word in enumerate(split[:-2])
-               if words.program_name(word) in words.SHELLS
-               and re.fullmatch(r'-[a-z]*c', split[k + 1])), None)
+    at = words.shell_string(split)
     if at is None:
         return split
-    text = next((part for part in shellflow.parts(split[at + 2])
+    text = next((part for part in shellflow.parts(split[at])
                  if part.split() and part.split()[0] not in _SETUP),
-                split[at + 2])
+                split[at])
     try:
-        return split[:at] + _without_redirects(words.split(text))
+        return split[:at - 2] + _without_redirects(words.split(text))
     except Unreadable:
         return split
 

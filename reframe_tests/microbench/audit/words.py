@@ -144,6 +144,17 @@ def _int(text):
     return integer(text)
 
 
+def shell_string(words):
+    '''Where the command string a shell is given is in ``words``
+    (``bash -c STRING``, ``sh -lc STRING``, after a launcher or a
+    container's words), or None.'''
+    for k in range(len(words) - 2):
+        if program_name(words[k]) in SHELLS and \
+                re.fullmatch(r'-[a-z]*c', words[k + 1]):
+            return k + 2
+    return None
+
+
 def _runs_its_arguments(name, rest, known):
     '''Whether a script (``./run_guest.sh``, ``remote.sh``) is given a
     benchmark's command line to run: its first argument a benchmark the

@@ -221,9 +221,5 @@ def _shell_script(lists):
     '''The script node of a container's ``[bash, -c, SCRIPT]`` (its
     ``command:`` then its ``args:``), or None.'''
     items = [item for node in lists for item in node.value]
-    if len(items) < 3 or words.program_name(items[0].value) not in \
-            words.SHELLS:
-        return None
-    at = next((k for k, item in enumerate(items[1:], 1)
-               if re.fullmatch(r'-[a-z]*c', item.value)), None)
-    return items[at + 1] if at is not None and at + 1 < len(items) else None
+    at = words.shell_string([item.value for item in items])
+    return items[at] if at is not None else None
