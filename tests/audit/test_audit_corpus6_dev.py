@@ -75,3 +75,14 @@ def test_which_service_writes_depend_on_their_servers(line, s1):
     assert ('S1' in pitfalls(invocation)) is s1
     if line.startswith('ior -a POSIX'):
         assert 'S4' in pitfalls(invocation)     # the unflushed write
+
+
+def test_a_here_document_written_to_a_variable_s_file():
+    # CONFIG_FILE=".../config-$SLURM_JOBID.ini"; cat <<EOF > "$CONFIG_FILE"
+    # (datadir = $DW_JOB_STRIPED, transferSize = 8m); srun io500 "$CONFIG_FILE"
+    report = audited('io500-sh-glennklockwood-10node-hsw.sbatch')
+    easy = report.invocations[0]
+    assert '-t 8m' in easy.where.text
+    assert '$DW_JOB_STRIPED/ior-easy' in easy.where.text
+    # a DataWarp allocation is striped by DataWarp, not Lustre's layout
+    assert not any('S5' in pitfalls(inv) for inv in report.invocations)

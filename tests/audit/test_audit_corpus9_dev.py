@@ -91,3 +91,20 @@ def test_a_script_that_goes_to_lustre_and_runs_ior_through_mpiio():
     (s4,) = [f for f in invocation.findings if f.pitfall == 'S4']
     said = measure._ior_forms(invocation, s4)
     assert said.startswith('its back end, MPIIO, ignores O_DIRECT')
+
+
+def test_a_template_s_launcher_in_brackets():
+    # JUBE's " [mpiexec] -n $nodes ... ior -a POSIX -C -Q ... -r -w -F":
+    # a command whose launcher the template fills in, not a job file
+    report = audited('plain-ior-jubench-ior-posix-easy.txt')
+    assert report.kind == 'command'
+    (invocation,) = report.invocations
+    assert invocation.tool == 'IOR'
+    assert 'S4' in pitfalls(invocation)
+
+
+def test_a_go_program_is_refused_as_one():
+    # PINGPONG_COMMAND = "fi_pingpong": a Go test builds its commands
+    report = audited('fi-pingpong-aws-k8s-tester-efa.go')
+    assert report.error.endswith('a Go program, not a ReFrame check: the '
+                                 'audit parses ReFrame checks and runs no Go')

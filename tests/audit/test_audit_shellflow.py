@@ -10,7 +10,7 @@ import shlex
 
 import pytest
 
-from microbench.audit import batch, commandwords, programs, words
+from microbench.audit import batch, commandwords, fiojob, programs, words
 
 from corpus2 import audited, text
 
@@ -139,3 +139,11 @@ def test_a_script_given_a_benchmark_s_command_line(line, runs):
     ('bash run.sh -c 3', ['bash', 'run.sh', '-c', '3'])])  # no -c string
 def test_a_shell_given_a_command_string(line, said):
     assert commandwords.program_words(shlex.split(line)) == said
+
+
+@pytest.mark.parametrize('lines, job', [
+    (['[global]', 'rw=write', '[t] ; a job'], True),
+    (['[global', 'rw=write'], True),           # cut short: said as such
+    (['[mpiexec] -n 4 ior -w -F'], False)])    # a template's launcher
+def test_a_section_header_is_a_line_of_its_own(lines, job):
+    assert fiojob.is_job_text(lines) is job

@@ -189,6 +189,8 @@ class _Flow:
             body.append(line)
         if target:
             text = '\n'.join(body) + '\n'
+            # cat > "$CONFIG" <<EOF: the file the variable names
+            target = shellvars.expand(target, self.env.view()).strip('"\'')
             self.files[target] = text
             self.files[words.program_name(target)] = text
 

@@ -162,7 +162,14 @@ def is_job_text(stripped):
     '''Whether lines (stripped, none empty) are a fio job file's:
     sections, ``name=value`` lines and comments only.'''
     return any(ln.startswith('[') for ln in stripped) and all(
-        re.match(r'^([;#\[]|[\w.-]+(=|$))', ln) for ln in stripped)
+        _JOB_LINE.match(ln) for ln in stripped)
+
+
+#: A job file's line: a comment, a section header (or one cut short: no
+#: ``]``), ``name=value`` or a bare flag; ``[mpiexec] -n 4 ior ...`` is
+#: a command whose launcher a template fills in, not a section
+_JOB_LINE = re.compile(r'^([;#]|\[[^\]]*\]\s*([;#].*)?$|\[[^\]]*$|'
+                       r'[\w.-]+(=|$))')
 
 
 #: An ioengine fio loads from a file (``external:/path/engine.so``, or a

@@ -25,10 +25,12 @@ CACHED_APIS = {'POSIX', 'MPIIO', 'HDF5', 'NCMPI', 'MMAP', 'AIO'}
 USER_SPACE = re.compile(r'^(pvfs2|daos|ime|dfs):', re.IGNORECASE)
 
 #: What a path may say of a file system that is not Lustre, or of a
-#: node's own storage (a shared file's stripe is Lustre's question only)
+#: node's own storage (a shared file's stripe is Lustre's question only;
+#: ``$DW_JOB_STRIPED``: a DataWarp allocation, striped by DataWarp)
 NOT_LUSTRE = re.compile(r'beegfs|gpfs|nfs|vast|weka|quobyte|daos|ceph|pvfs|'
                         r'panfs|/gs/|^/dev/shm|^/tmp|^/var/tmp|^/local|'
-                        r'^/mnt/local|^/nvme|^/ssd', re.IGNORECASE)
+                        r'^/mnt/local|^/nvme|^/ssd|^\$\{?DW_JOB_',
+                        re.IGNORECASE)
 
 
 def nodes(launch, context):

@@ -84,7 +84,9 @@ def kind_of(name, text):
 
 
 #: Programs of other languages than the shell's, by name or ``#!`` line
-_LANGUAGES = {'.py': 'Python', '.pl': 'Perl', '.rb': 'Ruby',
+_LANGUAGES = {'.py': 'Python', '.pl': 'Perl', '.rb': 'Ruby', '.go': 'Go',
+              '.c': 'C', '.cc': 'C++', '.cpp': 'C++', '.java': 'Java',
+              '.rs': 'Rust', '.js': 'JavaScript', '.ts': 'TypeScript',
               'python': 'Python', 'perl': 'Perl', 'ruby': 'Ruby',
               'node': 'JavaScript'}
 
@@ -92,7 +94,7 @@ _LANGUAGES = {'.py': 'Python', '.pl': 'Perl', '.rb': 'Ruby',
 def _program_language(name, first):
     '''The language of a program the audit does not read (its name's
     extension, or its ``#!`` line's interpreter), or None.'''
-    for extension in ('.py', '.pl', '.rb'):
+    for extension in (key for key in _LANGUAGES if key.startswith('.')):
         if name.endswith(extension):
             return _LANGUAGES[extension]
     if first.startswith('#!'):

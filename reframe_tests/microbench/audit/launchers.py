@@ -8,11 +8,12 @@ import re
 from microbench.audit.bounds import integer
 
 #: A launcher named by a variable the input does not set
-#: (``$io500_mpirun``, ``${MPIRUN}``, ``$SRUN_CMD``, ``$MPI_RUN_CMD``):
+#: (``$io500_mpirun``, ``${MPIRUN}``, ``$SRUN_CMD``, ``$MPI_RUN_CMD``), or
+#: a template's (JUBE's ``[mpiexec]``):
 #: read as its kind, nodes and tasks unknown
 LAUNCHER_VARIABLE = re.compile(
-    r'^\$\{?(\w*?(mpi_?run|mpi_?exec|srun|aprun|jsrun|launcher)\w*)\}?$',
-    re.IGNORECASE)
+    r'^(?:\$\{?|\[)(\w*?(mpi_?run|mpi_?exec|srun|aprun|jsrun|launcher)\w*)'
+    r'[}\]]?$', re.IGNORECASE)
 
 #: Launchers of MPI ranks or tasks
 LAUNCHERS = ('srun', 'mpirun', 'mpiexec', 'mpiexec.hydra', 'aprun', 'jsrun',
