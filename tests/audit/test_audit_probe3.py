@@ -107,4 +107,5 @@ def test_bash_arrays_are_their_elements_each_a_word():
     assert len(run) == 8                      # a sweep of the 8 jobs
     assert run[0].words[1].endswith('/jobs/seq-1m-q8t1.fio')
     # the else branch's array, the last set; each element its own word
-    assert run[0].words[-2:] == ['--filename=$1', '--size=${size}']
+    # (declare size="5g": the default the script declares)
+    assert run[0].words[-2:] == ['--filename=$1', '--size=5g']

@@ -9,7 +9,8 @@ benchmark command, fio job file, batch script or Darshan log.
   bytes, includes): the audit's work is linear in its input.
 - ``words``: an input's lines and words (``shellwords``: continuations,
   comments, quoting, in linear time) and its launcher (``srun``,
-  ``mpirun``/``mpiexec``, ``aprun``, ``jsrun``): nodes, tasks and binding.
+  ``mpirun``/``mpiexec``, ``aprun``, ``jsrun``, ``flux run``): nodes, tasks
+  and binding.
 - One module per tool, its options and its rules: ``fio`` (command lines
   and job files: ``fiojob``, the settings jobs inherit: ``fiosettings``,
   rewritten: ``fiorewrite``), ``ior`` (IOR and mdtest), ``network`` (OSU

@@ -287,6 +287,11 @@ def _for(stripped):
     return head[1], rest[:do.start()].rstrip(), rest[do.end():]
 
 
+#: The shell's words that declare variables (``export``, a function's
+#: ``local``), their options before the assignments
+_DECLARES = ('export', 'local', 'declare', 'typeset', 'readonly')
+
+
 def _commands_of(part, where, loops, env, reader):
     '''The commands of one part of a line: one per configuration of the
     loop variables it uses (the first :data:`~.bounds.MAX_SWEEP`), none
@@ -314,8 +319,10 @@ def _commands_of(part, where, loops, env, reader):
         if split[0] == 'cd' and len(split) == 2:
             env.set('PWD', split[1])     # where a relative path is
             break
-        if split[0] == 'export':
+        if split[0] in _DECLARES:      # local -r cmd=...: an assignment
             split = split[1:]
+            while split and split[0].startswith('-'):
+                split = split[1:]
         if split and all(re.match(r'^\w+\+?=', w) for w in split):
             for word in split:
                 key, _, value = word.partition('=')

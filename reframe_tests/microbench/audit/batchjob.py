@@ -35,6 +35,19 @@ class Job:
     osu_version: str = None
     osu_version_from: str = None
     striped: bool = False
+    #: a parallel file system other than Lustre the script names (and
+    #: Lustre nowhere): where its data go, S5 is not Lustre's question
+    file_system: str = None
+
+
+#: A parallel file system other than Lustre, as a script names it (its
+#: tools, mounts, paths or notes: ``beegfs-ctl``, ``"filesystem":
+#: {"name": "quobyte"}``)
+_NOT_LUSTRE = re.compile(r'\b(beegfs|gpfs|spectrum[ _-]?scale|quobyte|'
+                         r'wekafs|weka|panfs|cephfs|glusterfs|orangefs|'
+                         r'pvfs2?)\b', re.IGNORECASE)
+#: Lustre, as a script names it
+_LUSTRE = re.compile(r'\blustre\b|\blfs\s|/lus/', re.IGNORECASE)
 
 
 def _int(text):
@@ -45,6 +58,7 @@ def _int(text):
 def directives(text):
     '''The :class:`Job` of a script's directives and settings.'''
     job = Job()
+    named_any, lustre = None, False
     for number, line in words.lines(text):
         stripped = line.strip()
         if stripped.startswith('#SBATCH'):
@@ -62,6 +76,12 @@ def directives(text):
         if re.search(r'\blfs\s+setstripe\b', stripped) and \
                 not stripped.startswith('#'):
             job.striped = True
+        named = _NOT_LUSTRE.search(line)
+        if named and not named_any:
+            named_any = named[1].lower()
+        lustre = lustre or _LUSTRE.search(line) is not None
+    if named_any and not lustre:
+        job.file_system = named_any
     if job.tasks is None and job.nodes and job.per_node:
         job.tasks = job.nodes * job.per_node
     if job.per_node is None and job.tasks and job.nodes:

@@ -102,7 +102,7 @@ def read_command_line(argv, where, env=None, reader=None):
     env = env if env is not None else {}
     defaults, sections, jobs, files, current = (Settings(canonical), [], [],
                                                 [], None)
-    unread = []
+    unread, unset = [], []
     words = list(argv[1:])
     external = any(EXTERNAL_ENGINE.match(word) for word in words)
     bounds.options_read(len(words), where)
@@ -114,7 +114,8 @@ def read_command_line(argv, where, env=None, reader=None):
                 word != '-' and _long_only(word[1:]):
             word = '-' + word     # getopt_long_only: -name=x is --name=x
         if UNSET.match(word):
-            continue      # a variable the input does not set: said
+            unset.append(word)  # a variable the input does not set: said
+            continue
         if not word.startswith('--'):
             if word.startswith('-') and word != '-':
                 raise Unreadable(f'{where}: fio has no option '
@@ -157,6 +158,9 @@ def read_command_line(argv, where, env=None, reader=None):
         jobs.append(current)
     if sections:
         jobs = [job for job in jobs if job.name in sections]
+    if not jobs and not files:
+        # fio "$JOBFILE" (JOBFILE=$1): the job file the caller names
+        files = unset
     if not jobs and not files:
         raise Unreadable(f'{where}: no --name and no job file: fio would '
                          f'run no job ("No job(s) defined")')

@@ -5,7 +5,7 @@ import os
 from dataclasses import replace
 
 from microbench.audit import (bounds, fio, fioacross, fiocommand, fiojob,
-                              fiorewrite)
+                              fiorewrite, getopt)
 from microbench.audit.bounds import excerpt
 from microbench.audit.context import repeated_unless
 from microbench.audit.findings import (Finding, Invocation, Unreadable,
@@ -20,8 +20,13 @@ def judge_command(launch, where, context, reader):
     except FileNotFoundError as err:
         command = fiocommand.read_command_line(launch.argv, where, context.env)
         missing = Invocation('fio', where)
-        missing.not_judged.append(f'job file {err.filename}: not found '
-                                  f'here, its jobs are not judged')
+        named = os.path.basename(err.filename)
+        missing.not_judged.append(
+            f'job file {named}: a variable the input does not set (its '
+            f'caller names the file), its jobs are not judged'
+            if getopt.UNSET.match(named) else
+            f'job file {err.filename}: not found here, its jobs are not '
+            f'judged')
         _missing(missing, context, err.filename)
         return [missing] + _judged(command, launch, context, where,
                                    said=True)

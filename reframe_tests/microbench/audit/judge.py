@@ -176,7 +176,13 @@ def _judge_text(name, text, kind, context, argv, refused):
         def judge_one(command):
             dropped = context.with_(caches_dropped=command.drops > drops[0])
             judged = _judge_command(command, dropped, required=False,
-                                    striped=job.striped)
+                                    striped=job.striped or
+                                    job.file_system is not None)
+            for invocation in judged if job.file_system else ():
+                if invocation.tool == 'IOR':
+                    invocation.not_judged.append(
+                        f'S5: the script names {job.file_system} as its '
+                        f'file system, and Lustre nowhere')
             if judged:
                 drops[0] = command.drops    # a benchmark ran since
             return judged

@@ -19,7 +19,12 @@ LAUNCHER_VARIABLE = re.compile(
 LAUNCHERS = ('srun', 'mpirun', 'mpiexec', 'mpiexec.hydra', 'aprun', 'jsrun',
              'orterun', 'prun', 'mpirun_rsh', 'runjob',
              # Lustre's test-framework.sh: mpirun with its machine file
-             'mpi_run')
+             'mpi_run',
+             # Flux: flux run (submit, mini run, alloc) [options] program
+             'flux')
+
+#: Flux's commands that start tasks (``flux mini run``: before 0.50)
+_FLUX_COMMANDS = ('run', 'submit', 'alloc', 'batch', 'mini', 'bulksubmit')
 
 #: Launcher options that take no value (every other option takes one,
 #: given as ``--opt=value`` or as the next word), by launcher
@@ -43,6 +48,9 @@ _FLAGS = {
                '-print-all-exitcodes', '--display-allocation'},
     'aprun': {'-b', '-q', '-B', '-T', '--ss', '-ss', '--strict-memory'},
     'jsrun': {'-Z', '--stdio_mode', '-X'},
+    'flux': {'--exclusive', '-x', '--dry-run', '-l', '--label-io', '-u',
+             '--unbuffered', '-v', '--verbose', '--debug', '--wait',
+             '--watch', '--quiet'},
 }
 #: Options that take two values
 _PAIRS = {'mpirun': {'-genv', '-env', '--mca', '-mca', '-gmca'}}
@@ -79,15 +87,20 @@ def read(words, i, result, name):
                                       'mpirun')
     elif name == 'salloc':
         name = 'srun'             # salloc reads srun's -N, -n, --ntasks-*
+    elif name == 'flux':
+        while i + 1 < len(words) and words[i + 1] in _FLUX_COMMANDS:
+            result.prefix.append(words[i])
+            i += 1
     elif name == 'runjob' and ':' in words[i:]:
         result.launcher = result.flavour = 'runjob'
         result.prefix.append(words[i])
         return _runjob(words, i + 1, result)
     flavour = {'srun': 'srun', 'aprun': 'aprun', 'jsrun': 'jsrun',
                'mpiexec.hydra': 'hydra', 'orterun': 'openmpi',
-               'prun': 'openmpi', 'mpirun_rsh': 'mvapich'}.get(name,
-                                                               'mpirun')
-    kind = flavour if flavour in ('srun', 'aprun', 'jsrun') else 'mpirun'
+               'prun': 'openmpi', 'mpirun_rsh': 'mvapich',
+               'flux': 'flux'}.get(name, 'mpirun')
+    kind = flavour if flavour in ('srun', 'aprun', 'jsrun', 'flux') \
+        else 'mpirun'
     result.launcher, result.flavour = name, flavour
     result.prefix.append(words[i])
     i += 1
@@ -117,8 +130,8 @@ def read(words, i, result, name):
 
 def _attached(kind, option):
     '''Whether a short option carries its value (``-n4``, ``-N2``).'''
-    return (kind in ('srun', 'aprun') and re.fullmatch(r'-[A-Za-z]\S+',
-                                                       option) is not None
+    return (kind in ('srun', 'aprun', 'flux')
+            and re.fullmatch(r'-[A-Za-z]\S+', option) is not None
             and not option.startswith('--'))
 
 
@@ -132,8 +145,8 @@ def _last(said, *names):
 def _read_launcher(kind, said, result):
     '''Nodes, tasks and binding from a launcher's options.'''
     for option in list(said):
-        if kind in ('srun', 'aprun') and re.fullmatch(r'-[A-Za-z]\S+',
-                                                      option):
+        if kind in ('srun', 'aprun', 'flux') and re.fullmatch(
+                r'-[A-Za-z]\S+', option):
             said.setdefault(option[:2], []).append(option[2:])
     if kind == 'srun':
         nodes = _last(said, '-N', '--nodes') or ''
@@ -177,6 +190,8 @@ def _read_launcher(kind, said, result):
         if cc is not None:
             result.binding = 'unbound' if cc == 'none' else 'bound'
             result.binding_words = ['--cc', cc]
+    elif kind == 'flux':
+        _read_flux(said, result)
     elif kind == 'jsrun':
         sets = integer(_last(said, '-n', '--nrs'))
         per_set = integer(_last(said, '-a', '--tasks_per_rs')) or 1
@@ -194,6 +209,22 @@ def _read_launcher(kind, said, result):
         result.tasks = result.nodes * result.per_node
     if result.per_node is None and result.tasks and result.nodes:
         result.per_node = -(-result.tasks // result.nodes)
+
+
+def _read_flux(said, result):
+    '''``flux run -N 2 -n 4 --tasks-per-node 2 -o cpu-affinity=per-task``:
+    its job shell's option ``cpu-affinity`` (``on`` when not given) binds
+    each task; ``off`` binds none.'''
+    result.nodes = integer(_last(said, '-N', '--nodes'))
+    result.tasks = integer(_last(said, '-n', '--ntasks'))
+    result.per_node = integer(_last(said, '--tasks-per-node'))
+    options = [*said.get('-o', []), *said.get('--setopt', [])]
+    affinity = [value.partition('=')[2] for value in options
+                if value.startswith('cpu-affinity=')]
+    if affinity:
+        result.binding = 'unbound' if affinity[-1] in ('off', 'none') \
+            else 'bound'
+        result.binding_words = ['-o', f'cpu-affinity={affinity[-1]}']
 
 
 #: flavour -> (whether it binds each process by default, why): Open MPI's
@@ -218,5 +249,7 @@ DEFAULT_BINDING = {
     'runjob': (True, 'Blue Gene/Q\'s runjob places each rank on fixed '
                'hardware threads of its node (its CNK kernel never moves '
                'a process)'),
+    'flux': (True, 'Flux\'s job shell binds every task to the cores its '
+             'job holds on the node by default (cpu-affinity=on)'),
     'local': (False, 'no launcher binds the process'),
 }

@@ -2,12 +2,13 @@
 
 A command line may start with environment settings, wrappers (``env``,
 ``time``, ``timeout``, ``numactl``, ``taskset``) and a launcher (``srun``,
-``mpirun``/``mpiexec``, ``aprun``, ``jsrun``).  :func:`launch` reads them:
-the program's words, the launcher's flavour, the nodes and tasks it asks,
-and how it binds (explicitly, or by its default: Open MPI's ``mpirun``,
-``aprun`` and ``jsrun`` bind each process to cores; MPICH's Hydra does not,
-measured here; ``srun`` binds as the site's Slurm is configured); the
-launchers themselves are read by :mod:`.launchers`.
+``mpirun``/``mpiexec``, ``aprun``, ``jsrun``, ``flux run``).
+:func:`launch` reads them: the program's words, the launcher's flavour,
+the nodes and tasks it asks, and how it binds (explicitly, or by its
+default: Open MPI's ``mpirun``, ``aprun`` and ``jsrun`` bind each process
+to cores; MPICH's Hydra does not, measured here; ``srun`` binds as the
+site's Slurm is configured); the launchers themselves are read by
+:mod:`.launchers`.
 '''
 
 import re
@@ -106,7 +107,7 @@ class Launch:
     argv: list
     launcher: str = None
     #: srun, openmpi, hydra, mpirun (Open MPI or Hydra: unknown), aprun,
-    #: jsrun or local (no launcher)
+    #: jsrun, flux or local (no launcher)
     flavour: str = 'local'
     nodes: int = None
     tasks: int = None
@@ -156,12 +157,55 @@ def shell_string(words):
 
 
 def _runs_its_arguments(name, rest, known):
-    '''Whether a script (``./run_guest.sh``, ``remote.sh``) is given a
-    benchmark's command line to run: its first argument a benchmark the
-    audit knows, an option after it (``./build.sh ior`` builds one).'''
-    return (known is not None and name.endswith(('.sh', '.bash'))
-            and len(rest) > 1 and known(program_name(rest[0]))
-            and rest[1].startswith('-'))
+    '''Whether a script or a wrapper the input does not define
+    (``./run_guest.sh``, ``remote.sh``, a shell function of another file:
+    ``justcmd runfabtests.sh -vvv ...``) is given a benchmark's command
+    line to run: its first argument a benchmark the audit knows, an
+    option after it (``./build.sh ior`` builds one); a program that
+    prints or looks up its arguments (``echo``, ``which``) runs none.'''
+    return (known is not None and len(rest) > 1
+            and _RUNNER.fullmatch(name) is not None
+            and name not in _NOT_RUNNERS and not known(name)
+            and known(program_name(rest[0])) and rest[1].startswith('-'))
+
+
+def _runs_its_string(name, rest, known):
+    '''(the words before it, its words) of a command string that a
+    wrapper the input does not define is given to run (``tp $host
+    "runfabtests.sh -v ..."``: a function of another file running it on
+    a host), or None: its first word a benchmark, an option after it.'''
+    if known is None or name in _NOT_RUNNERS or known(name) or \
+            _RUNNER.fullmatch(name) is None:
+        return None
+    for before, word in enumerate(rest[:3]):
+        if not re.search(r'\s', word.strip()):
+            continue
+        try:
+            inner = split(word)
+        except Unreadable:
+            return None
+        if len(inner) > 1 and known(program_name(inner[0])) and \
+                inner[1].startswith('-'):
+            return before, inner
+        return None
+    return None
+
+
+#: A runner's name: a shell script's, or a command's or a shell
+#: function's (no extension: ``run.py`` is another language's program)
+_RUNNER = re.compile(r'[\w+-]+|[\w.+-]+\.(?:sh|bash)')
+
+
+#: Programs given a benchmark's name that print, look up, install or
+#: build it, never run it
+_NOT_RUNNERS = {'echo', 'printf', 'print', 'cat', 'man', 'which', 'type',
+                'whereis', 'grep', 'egrep', 'fgrep', 'sed', 'awk', 'info',
+                'help', 'log', 'logger', 'test', 'alias', 'declare',
+                'local', 'readonly', 'set', 'unset', 'module', 'ml',
+                'spack', 'apt', 'apt-get', 'yum', 'dnf', 'zypper', 'brew',
+                'pip', 'pip3', 'conda', 'git', 'make', 'cmake', 'install',
+                'kill', 'pkill', 'killall', 'pgrep', 'pidof', 'wget',
+                'curl'}
 
 
 def launch(words, known=None):
@@ -198,6 +242,14 @@ def launch(words, known=None):
         elif _runs_its_arguments(name, words[i + 1:], known):
             result.prefix.append(word)   # ./run_guest.sh fio --rw=... ...
             i += 1
+        elif (string := _runs_its_string(name, words[i + 1:],
+                                         known)) is not None:
+            # tp $host "runfabtests.sh -v ...": the string's words
+            before, inner = string
+            result.prefix.extend(words[i:i + 1 + before])
+            words = [*words[:i + 1 + before], *inner,
+                     *words[i + 2 + before:]]
+            i += 1 + before
         else:
             break
     rest = list(words[i:])
