@@ -22,6 +22,12 @@ def _doubling(largest, points=4):
     return [largest // 2**k for k in reversed(range(points))]
 
 
+def _script_of(name, line):
+    '''``make(n)`` of a script of ``n`` lines, ``line(k)`` each.'''
+    return lambda n: (name, ('#!/bin/bash\n' + ''.join(
+        f'{line(k)}\n' for k in range(n))).encode())
+
+
 def _fio_job_lines(count):
     return ''.join(f'[job{k}]\nrw=write\nsize=1g\n' for k in range(count))
 
@@ -183,9 +189,8 @@ CASES = [
              f'c{k}:\n  command: ["/bin/bash", "-c", "fio --name=t{k} '
              f'--rw=write --size=1g"]\n' for k in range(n)).encode())),
     Case('runfabtests.sh lines', _doubling(4000), 'lines',
-         lambda n: ('runfabtests.sh', ('#!/bin/bash\n' + ''.join(
-             f'runfabtests.sh -t short -C "-c spin" -v -p /b{k} verbs\n'
-             for k in range(n))).encode())),
+         _script_of('runfabtests.sh', lambda k: f'runfabtests.sh -t short '
+                    f'-C "-c spin" -v -p /b{k} verbs')),
     Case('command strings wrappers run', _doubling(4000), 'lines',
          lambda n: ('wrapped.sh', ('#!/bin/bash\nf()\n{\n'
                                    '    local -r cmd=runfabtests.sh\n'
@@ -194,9 +199,8 @@ CASES = [
                                              for k in range(n))
                                    + '}\n').encode())),
     Case('flux run lines', _doubling(4000), 'lines',
-         lambda n: ('flux.sh', ('#!/bin/bash\n' + ''.join(
-             f'flux run -N2 -n{k + 2} -o cpu-affinity=per-task ./osu_bw\n'
-             for k in range(n))).encode())),
+         _script_of('flux.sh', lambda k: f'flux run -N2 -n{k + 2} -o '
+                    f'cpu-affinity=per-task ./osu_bw')),
     Case('io500 runs of a here-document', _doubling(600), 'runs',
          lambda n: ('io500.sh', ('#!/bin/bash\ncat > c.ini << EOF\n'
                                  '[global]\ndatadir = /scratch\nEOF\n'
