@@ -324,7 +324,8 @@ def probe():
     (their held-out halves are only ever scored).'''
     later = []
     for name in ('corpus3', 'corpus4', 'corpus5', 'corpus6',
-                 'corpus7', 'corpus8', 'corpus9', 'corpus10'):
+                 'corpus7', 'corpus8', 'corpus9', 'corpus10',
+                 'corpus11'):
         folder = fixtures.path(os.path.join('audit', name))
         with open(f'{folder}.yaml') as fp:
             later += [os.path.join(folder, entry['file'])

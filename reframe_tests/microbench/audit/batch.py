@@ -71,6 +71,8 @@ def commands(name, text, initial_env=None, prompt=False, reader=None,
         stripped = line.strip()
         if prompt and stripped.startswith('$ '):
             stripped = stripped[2:]
+        elif prompt:
+            stripped = _windows_prompt(stripped)
         if number == 1 and stripped.startswith('#!'):
             flow.errexit = _ERREXIT_SHEBANG.search(stripped) is not None
         if not stripped or stripped.startswith('#'):
@@ -285,6 +287,20 @@ def _for(stripped):
     if do is None:
         return head[1], rest.rstrip(), ''
     return head[1], rest[:do.start()].rstrip(), rest[do.end():]
+
+
+#: A Windows console's prompt (``D:\\>``, ``PS C:\\fio>``) and the
+#: program's path after it (``c:\\fio\\fio.exe``: its backslashes are
+#: the path's, not the shell's escapes)
+_WINDOWS_PROMPT = re.compile(r'^(?:PS )?[A-Za-z]:\\[^>]*>\s*(\S+)')
+
+
+def _windows_prompt(line):
+    '''A line of a Windows console transcript as the command it runs.'''
+    match = _WINDOWS_PROMPT.match(line)
+    if match is None:
+        return line
+    return match[1].replace('\\', '/') + line[match.end():]
 
 
 #: The shell's words that declare variables (``export``, a function's

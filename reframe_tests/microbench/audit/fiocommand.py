@@ -24,6 +24,43 @@ def _long_only(text):
     return bool(long_option(text.partition('=')[0]))
 
 
+def fio_options_only(argv):
+    '''Whether the words after a program the input does not name
+    (``sudo $1 -directory=/mnt -rw=rw -name=rw ...``) are fio's options
+    only: a job named, three of its options given as ``name=value``, no
+    word fio would refuse.'''
+    named, valued = set(), False
+    for word in argv[1:]:
+        if not word.startswith('-') and valued:
+            valued = False               # -iodepth 1: its value
+            continue
+        key, eq, _ = word.lstrip('-').partition('=')
+        if not word.startswith('-') or not key or \
+                not long_option(key) and key not in options.fio():
+            return False
+        if key in options.fio():
+            named.add(key)
+        valued = not eq
+    return 'name' in named and len(named) >= 3
+
+
+def _short_or_long(word):
+    '''A word of one dash as ``getopt_long_only`` reads it: ``-o`` (a
+    letter of fio's option string) is that short option, never a long
+    option's prefix; ``-name=x`` a long option; ``-ofile`` the short
+    option with its value where no long option starts so.'''
+    if not word.startswith('-') or word.startswith('--') or word == '-':
+        return word
+    short = options.FIO_SHORT.get(word[1])
+    if short and len(word) == 2:
+        return f'--{short}'
+    if _long_only(word[1:]):
+        return '-' + word         # getopt_long_only: -name=x is --name=x
+    if short:
+        return f'--{short}={word[2:]}'
+    return word
+
+
 @functools.lru_cache(maxsize=None)
 def _long_names():
     '''fio's long options as its getopt sees them, sorted: the command
@@ -110,9 +147,7 @@ def read_command_line(argv, where, env=None, reader=None):
     while i < len(words):
         word, start = words[i], i
         i += 1
-        if word.startswith('-') and not word.startswith('--') and \
-                word != '-' and _long_only(word[1:]):
-            word = '-' + word     # getopt_long_only: -name=x is --name=x
+        word = _short_or_long(word)
         if UNSET.match(word):
             unset.append(word)  # a variable the input does not set: said
             continue

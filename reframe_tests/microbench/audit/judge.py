@@ -238,6 +238,10 @@ def _judge_command(command, context, required, striped=False,
     renamed = canonical(launch.program) if tool else None
     if renamed and tool_of(renamed) == tool:
         launch.renamed = renamed
+    if tool is None and launch.argv and getopt.UNSET.match(launch.argv[0]) \
+            and fiocommand.fio_options_only(launch.argv):
+        tool = launch.renamed = 'fio'     # sudo $1 -name=rw -rw=rw ...
+        launch.renamed_by = 'its options are fio\'s'
     if tool is None and launch.argv and network.unnamed_osu(launch.argv[0]) \
             is not None:
         tool = 'osu-unnamed'
@@ -288,7 +292,7 @@ def _said_unset(found, launch):
     notes = []
     if launch.renamed:
         notes.append(f'{excerpt(launch.argv[0])} read as {launch.renamed} '
-                     f'(its name)')
+                     f'({launch.renamed_by or "its name"})')
     unset = sorted({word for word in launch.argv[1:]
                     if getopt.UNSET.match(word)})
     if unset:

@@ -17,7 +17,8 @@ INPUT_KINDS = {
                'arguments)',
     'fio': 'a fio job file (sections of name=value lines)',
     'script': 'a batch or shell script (its name, a #! line or a '
-              'scheduler\'s directives)',
+              'scheduler\'s directives), or a Makefile\'s recipes (each '
+              'target a run)',
     'darshan': 'a Darshan log (its name or its header)',
     'io500': 'an IO500 configuration (a section only IO500 has)',
     'elbencho-config': 'an elbencho configuration file (name=value lines '
@@ -64,7 +65,7 @@ def kind_of(name, text):
                          f'no {language}')
     if name.endswith('.job') and fiojob.is_job_text(stripped):
         return FIO_JOB               # fio.job: a job file, not a batch job
-    if name.endswith(SCRIPT_EXTENSIONS) or \
+    if name.endswith(SCRIPT_EXTENSIONS) or _is_makefile(name) or \
             stripped[0].startswith('#!') or any(
             ln.startswith(batchjob.DIRECTIVES) for ln in stripped):
         return SCRIPT
@@ -81,6 +82,14 @@ def kind_of(name, text):
     if fiojob.is_job_text(stripped):
         return FIO_JOB
     return COMMAND
+
+
+def _is_makefile(name):
+    '''Whether a file is a Makefile (its name): its recipes are shell
+    lines, each target's run once by ``make TARGET``.'''
+    base = name.replace('\\', '/').rsplit('/', 1)[-1]
+    return base in ('Makefile', 'makefile', 'GNUmakefile') or \
+        base.endswith(('.mk', '-Makefile', '_Makefile'))
 
 
 #: Programs of other languages than the shell's, by name or ``#!`` line

@@ -31,6 +31,21 @@ FIO_COMMAND_LINE = {
     'aux-path': True, 'merge-blktrace-only': False,
 }
 
+#: fio's short options (init.c's ``l_opts``: ``getopt_long_only`` takes
+#: ``-o FILE`` for ``--output FILE``, a letter of its option string never
+#: a long option's prefix; fio 3.33)
+FIO_SHORT = dict(zip(
+    'olbmFfvhcisreOEdPxXapwjVSNDCRTGMILWBHJKA',
+    ('output', 'latency-log', 'bandwidth-log', 'minimal', 'output-format',
+     'append-terse', 'version', 'help', 'cmdhelp', 'enghelp', 'showcmd',
+     'readonly', 'eta', 'eta-interval', 'eta-newline', 'debug',
+     'parse-only', 'section', 'inflate-log', 'alloc-size', 'profile',
+     'warnings-fatal', 'max-jobs', 'terse-version', 'server',
+     'server-internal', 'daemonize', 'client', 'remote-config',
+     'cpuclock-test', 'crctest', 'memcpytest', 'idle-prof',
+     'status-interval', 'trigger-file', 'trigger-timeout', 'trigger',
+     'trigger-remote', 'aux-path', 'merge-blktrace-only')))
+
 
 def _rows(name):
     path = os.path.join(DATA, name)

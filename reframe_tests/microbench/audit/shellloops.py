@@ -42,8 +42,9 @@ def sweep(loops, command):
     '''(the first :data:`~.bounds.MAX_SWEEP` assignments of the loop
     variables ``command`` uses (a sweep: each value a configuration of its
     own; [{}] where it uses none), how many there are in all).'''
-    swept = [(variable, items) for variable, _, _, items in loops
-             if variable and items and uses(variable, command)]
+    swept = [(variable, items) for variable, count, _, items in loops
+             if variable and items and uses(variable, command)
+             and not counted(variable, count, items, command)]
     total = 1
     for _, items in swept:
         total *= len(items)
@@ -87,11 +88,34 @@ def count(items, env, reader=None, where=None):
     return len(items.split())
 
 
+def counted(variable, count, items, command):
+    '''Whether a loop over numbers only counts the runs of ``command``
+    (``for i in {1..3}; do fio ... -o ../res_host$i``): its variable
+    used in names only (an output's, a file's), never as a value of its
+    own (``-np $i``, ``--bs=${i}k``, ``-n$i``).'''
+    if not variable or count is None or (
+            items is not None and not all(item.isdigit() for item in items)):
+        return False
+    found = False
+    for word in command.split():
+        for use in re.finditer(rf'\${{?{variable}\b', word):
+            before = word[:use.start()].rpartition('=')[2]
+            if not _NAME.fullmatch(before) or before.startswith('-'):
+                return False
+            found = True
+    return found and '$((' not in command
+
+
+#: What a name holds before a counter's value (``res_host``, ``../out.``)
+_NAME = re.compile(r'[\w./:-]*[A-Za-z_./][\w./:-]*')
+
+
 def repeats(loops, command):
     '''(times the loops run ``command`` unchanged, what says so).'''
     times, said = 1, []
-    for variable, count, line, _ in loops:
-        if variable and uses(variable, command):
+    for variable, count, line, items in loops:
+        if variable and uses(variable, command) and \
+                not counted(variable, count, items, command):
             continue                 # a sweep: each value runs once
         if count is None:
             return None, f'a loop of line {line}, whose count the input ' \

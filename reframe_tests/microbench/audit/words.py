@@ -121,6 +121,8 @@ class Launch:
     #: the program's own name where its word names it otherwise (a
     #: renamed binary, ``osu_bw.x``; a variable, ``$IOR_CMD``), or None
     renamed: str = None
+    #: what says so (its name, else what is said here)
+    renamed_by: str = None
     #: the :class:`Launch` of an allocation before the launcher
     #: (``salloc``), or None
     allocation: object = field(default=None, repr=False)
