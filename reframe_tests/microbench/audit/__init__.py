@@ -10,7 +10,8 @@ benchmark command, fio job file, batch script or Darshan log.
 - ``words``: an input's lines and words (``shellwords``: continuations,
   comments, quoting, in linear time) and its launcher (``srun``,
   ``mpirun``/``mpiexec``, ``aprun``, ``jsrun``, ``flux run``): nodes, tasks
-  and binding.
+  and binding; ``runners``: the programs the input does not define that
+  run a benchmark they are given (a script, another file's function).
 - One module per tool, its options and its rules: ``fio`` (command lines
   and job files: ``fiojob``, the settings jobs inherit: ``fiosettings``,
   rewritten: ``fiorewrite``), ``ior`` (IOR and mdtest), ``network`` (OSU

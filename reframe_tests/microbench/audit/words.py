@@ -15,7 +15,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from microbench.audit import launchers, shellwords
+from microbench.audit import launchers, runners, shellwords
 from microbench.audit.launchers import LAUNCHER_VARIABLE, LAUNCHERS
 from microbench.audit.bounds import excerpt, integer
 from microbench.audit.findings import Unreadable
@@ -158,58 +158,6 @@ def shell_string(words):
     return None
 
 
-def _runs_its_arguments(name, rest, known):
-    '''Whether a script or a wrapper the input does not define
-    (``./run_guest.sh``, ``remote.sh``, a shell function of another file:
-    ``justcmd runfabtests.sh -vvv ...``) is given a benchmark's command
-    line to run: its first argument a benchmark the audit knows, an
-    option after it (``./build.sh ior`` builds one); a program that
-    prints or looks up its arguments (``echo``, ``which``) runs none.'''
-    return (known is not None and len(rest) > 1
-            and _RUNNER.fullmatch(name) is not None
-            and name not in _NOT_RUNNERS and not known(name)
-            and known(program_name(rest[0])) and rest[1].startswith('-'))
-
-
-def _runs_its_string(name, rest, known):
-    '''(the words before it, its words) of a command string that a
-    wrapper the input does not define is given to run (``tp $host
-    "runfabtests.sh -v ..."``: a function of another file running it on
-    a host), or None: its first word a benchmark, an option after it.'''
-    if known is None or name in _NOT_RUNNERS or known(name) or \
-            _RUNNER.fullmatch(name) is None:
-        return None
-    for before, word in enumerate(rest[:3]):
-        if not re.search(r'\s', word.strip()):
-            continue
-        try:
-            inner = split(word)
-        except Unreadable:
-            return None
-        if len(inner) > 1 and known(program_name(inner[0])) and \
-                inner[1].startswith('-'):
-            return before, inner
-        return None
-    return None
-
-
-#: A runner's name: a shell script's, or a command's or a shell
-#: function's (no extension: ``run.py`` is another language's program)
-_RUNNER = re.compile(r'[\w+-]+|[\w.+-]+\.(?:sh|bash)')
-
-
-#: Programs given a benchmark's name that print, look up, install or
-#: build it, never run it
-_NOT_RUNNERS = {'echo', 'printf', 'print', 'cat', 'man', 'which', 'type',
-                'whereis', 'grep', 'egrep', 'fgrep', 'sed', 'awk', 'info',
-                'help', 'log', 'logger', 'test', 'alias', 'declare',
-                'local', 'readonly', 'set', 'unset', 'module', 'ml',
-                'spack', 'apt', 'apt-get', 'yum', 'dnf', 'zypper', 'brew',
-                'pip', 'pip3', 'conda', 'git', 'make', 'cmake', 'install',
-                'kill', 'pkill', 'killall', 'pgrep', 'pidof', 'wget',
-                'curl'}
-
-
 def launch(words, known=None):
     '''The :class:`Launch` of a command line's words; ``known(program)``
     tells a benchmark, so that a launcher's positional words before it
@@ -241,11 +189,11 @@ def launch(words, known=None):
             i += command
         elif i + 1 < len(words) and (name, words[i + 1]) in CONTAINERS:
             i = _container(words, i, result)
-        elif _runs_its_arguments(name, words[i + 1:], known):
+        elif runners.runs_arguments(name, words[i + 1:], known):
             result.prefix.append(word)   # ./run_guest.sh fio --rw=... ...
             i += 1
-        elif (string := _runs_its_string(name, words[i + 1:],
-                                         known)) is not None:
+        elif (string := runners.runs_string(name, words[i + 1:],
+                                            known)) is not None:
             # tp $host "runfabtests.sh -v ...": the string's words
             before, inner = string
             result.prefix.extend(words[i:i + 1 + before])

@@ -1,0 +1,63 @@
+'''Programs the input does not define that run a benchmark they are
+given (:func:`.words.launch`): a shell script (``./run_guest.sh fio
+--rw=write ...``), a shell function of another file (``justcmd
+runfabtests.sh -vvv ...``), or one given a command string (``tp $host
+"runfabtests.sh -v ..."``: a function that runs it on a host); never a
+program that prints, looks up or installs its arguments (``echo``,
+``which``, ``spack install``).'''
+
+import re
+
+from microbench.audit import shellwords
+
+
+def runs_arguments(name, rest, known):
+    '''Whether a script or a wrapper the input does not define
+    (``./run_guest.sh``, ``remote.sh``, a shell function of another file:
+    ``justcmd runfabtests.sh -vvv ...``) is given a benchmark's command
+    line to run: its first argument a benchmark the audit knows, an
+    option after it (``./build.sh ior`` builds one); a program that
+    prints or looks up its arguments (``echo``, ``which``) runs none.'''
+    return (known is not None and len(rest) > 1
+            and RUNNER.fullmatch(name) is not None
+            and name not in NOT_RUNNERS and not known(name)
+            and known(rest[0].rsplit('/', 1)[-1]) and rest[1].startswith('-'))
+
+
+def runs_string(name, rest, known):
+    '''(the words before it, its words) of a command string that a
+    wrapper the input does not define is given to run (``tp $host
+    "runfabtests.sh -v ..."``: a function of another file running it on
+    a host), or None: its first word a benchmark, an option after it.'''
+    if known is None or name in NOT_RUNNERS or known(name) or \
+            RUNNER.fullmatch(name) is None:
+        return None
+    for before, word in enumerate(rest[:3]):
+        if not re.search(r'\s', word.strip()):
+            continue
+        try:
+            inner = shellwords.split(word)
+        except ValueError:
+            return None
+        if len(inner) > 1 and known(inner[0].rsplit('/', 1)[-1]) and \
+                inner[1].startswith('-'):
+            return before, inner
+        return None
+    return None
+
+
+#: A runner's name: a shell script's, or a command's or a shell
+#: function's (no extension: ``run.py`` is another language's program)
+RUNNER = re.compile(r'[\w+-]+|[\w.+-]+\.(?:sh|bash)')
+
+
+#: Programs given a benchmark's name that print, look up, install or
+#: build it, never run it
+NOT_RUNNERS = {'echo', 'printf', 'print', 'cat', 'man', 'which', 'type',
+                'whereis', 'grep', 'egrep', 'fgrep', 'sed', 'awk', 'info',
+                'help', 'log', 'logger', 'test', 'alias', 'declare',
+                'local', 'readonly', 'set', 'unset', 'module', 'ml',
+                'spack', 'apt', 'apt-get', 'yum', 'dnf', 'zypper', 'brew',
+                'pip', 'pip3', 'conda', 'git', 'make', 'cmake', 'install',
+                'kill', 'pkill', 'killall', 'pgrep', 'pidof', 'wget',
+                'curl'}
