@@ -201,6 +201,14 @@ CASES = [
     Case('flux run lines', _doubling(4000), 'lines',
          _script_of('flux.sh', lambda k: f'flux run -N2 -n{k + 2} -o '
                     f'cpu-affinity=per-task ./osu_bw')),
+    Case('Ansible tasks with loops', _doubling(4000), 'tasks',
+         lambda n: ('tasks.yml', ''.join(
+             f'- name: t{k}\n  shell: fio --name=t{k} --rw=read '
+             f'--size=1g --direct=1\n  with_sequence: count=5\n'
+             for k in range(n)).encode())),
+    Case('while loops that count', _doubling(2000), 'loops',
+         _script_of('while.sh', lambda k: f'i=1; while [ $i -le 5 ]; do '
+                    f'ior -w -e -o /s/f{k}; i=$((i+1)); done')),
     Case('io500 runs of a here-document', _doubling(600), 'runs',
          lambda n: ('io500.sh', ('#!/bin/bash\ncat > c.ini << EOF\n'
                                  '[global]\ndatadir = /scratch\nEOF\n'

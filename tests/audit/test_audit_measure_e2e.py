@@ -24,10 +24,26 @@ def corpus(name):
     return os.path.join(CORPUS, name)
 
 
+@pytest.fixture
+def own_tmp(tmp_path_factory, monkeypatch):
+    '''A temporary directory of the test's own for the audit's scratch
+    (``tempfile`` and the processes it starts): another audit on the
+    machine (a second checkout's tests) leaves its own elsewhere.'''
+    directory = tmp_path_factory.mktemp('own-tmp')
+    monkeypatch.setattr(tempfile, 'tempdir', str(directory))
+    monkeypatch.setenv('TMPDIR', str(directory))
+    return directory
+
+
+def scratch_left(directory):
+    return glob.glob(os.path.join(directory, 'microbench-audit-*'))
+
+
 @pytest.mark.e2e
 @pytest.mark.skipif(shutil.which('fio') is None, reason='fio not installed')
 def test_measure_runs_both_forms_round_robin_through_the_suite(capsys,
-                                                              tmp_path):
+                                                              tmp_path,
+                                                              own_tmp):
     '''A buffered random write of a small file: its S1 measured by the
     suite's own rounds (fio_cache_flags' gap), both forms round-robin, the
     gap printed with every round's ratio and every sample.'''
@@ -57,15 +73,15 @@ def test_measure_runs_both_forms_round_robin_through_the_suite(capsys,
     # results storage were its own, and are gone
     from microbench import paths
     assert not glob.glob(os.path.join(paths.PERFLOGS, '*', '*', 'audit_*'))
-    assert not glob.glob(os.path.join(tempfile.gettempdir(),
-                                      'microbench-audit-*'))
+    assert not scratch_left(own_tmp)
 
 
 @pytest.mark.e2e
 @pytest.mark.skipif(shutil.which('ior') is None or
                     shutil.which('mpirun') is None,
                     reason='IOR (or mpirun) not installed: PATH=/opt/rt/bin')
-def test_measure_ior_reads_after_write_against_odirect_on_one_node(capsys):
+def test_measure_ior_reads_after_write_against_odirect_on_one_node(capsys,
+                                                                   own_tmp):
     '''IOR's tutorial line (write then read, no -C): its read after write
     measured on this one node against O_DIRECT, through the suite's IOR
     rounds and their residency witness.'''
@@ -79,8 +95,7 @@ def test_measure_ior_reads_after_write_against_odirect_on_one_node(capsys):
                 if ln.strip().startswith('easy_read_none_over_odirect:'))
     assert float(line.split(':')[1].split()[0]) > 0, out
     assert '--posix.odirect' in out
-    assert not glob.glob(os.path.join(tempfile.gettempdir(),
-                                      'microbench-audit-*'))
+    assert not scratch_left(own_tmp)
 
 
 @pytest.mark.e2e

@@ -112,7 +112,8 @@ def commands(name, text, initial_env=None, prompt=False, reader=None,
                 continue
         elif _WHILE.match(stripped):
             _nest(flow.loops, where)
-            flow.loops.append((None, None, number, None))
+            flow.loops.append((*shellloops.while_count(
+                where.text, flow.env.view()), number, None))
             continue
         _parts(flow, stripped, where)
     return flow.out

@@ -20,8 +20,8 @@ from microbench.audit.findings import (CERTAIN, Finding, Invocation,
 from microbench.audit.fiojob import size_bytes
 from microbench.audit.iorargs import (CACHED_APIS, NO_ODIRECT_APIS,
                                       USER_SPACE, apply, as_int, directives,
-                                      fits, memory_hog, module_notes,
-                                      modules, nodes, odirect)
+                                      fits, interposed, memory_hog,
+                                      module_notes, modules, nodes, odirect)
 
 
 def judge_ior(launch, where, context):
@@ -46,6 +46,7 @@ def judge_ior(launch, where, context):
         return [found]
     api = (getopt.value(given, '-a') or 'POSIX')
     target = getopt.value(given, '-o') or ''
+    interposer = interposed(launch, context.env)
     if api.upper() not in CACHED_APIS and not getopt.UNSET.match(api):
         found.not_judged.append(f'-a {api}: not an API of the client\'s '
                                 f'page cache (S4 not judged)')
@@ -53,13 +54,22 @@ def judge_ior(launch, where, context):
         found.not_judged.append(f'-o {excerpt(target)}: ROMIO\'s user-space '
                                 f'driver, no client page cache (S4 not '
                                 f'judged)')
+    elif interposer:
+        found.not_judged.append(_interposed_note(interposer, 'S4, S5'))
     else:
         _ior_cache(found, given, said, launch, context)
-    iorwrite.judge_write(found, given, said, launch, context)
-    iorwrite.judge_stripes(found, given, said, launch, context.env)
+    if not interposer:
+        iorwrite.judge_write(found, given, said, launch, context)
+        iorwrite.judge_stripes(found, given, said, launch, context.env)
     _iterations(found, context, given, where, launch, argv,
                 'IOR reports one figure per phase')
     return [found]
+
+
+def _interposed_note(interposer, pitfalls):
+    library, system = interposer
+    return (f'LD_PRELOAD={library}: its calls go to {system} in user '
+            f'space, past the kernel\'s page cache ({pitfalls} not judged)')
 
 
 def _ior_script(found, launch, given, script, context):
@@ -187,7 +197,11 @@ def judge_mdtest(launch, where, context):
     stride = as_int(stride_option.value) if stride_option else 0
     fix = (('-N',), knobs.MDTEST_STRIDES['node'])
     api = getopt.value(given, '-a') or 'POSIX'
-    if api.upper() not in CACHED_APIS and not getopt.UNSET.match(api):
+    interposer = interposed(launch, context.env)
+    if interposer:
+        found.not_judged.append(_interposed_note(interposer, 'S4'))
+        stats = reads = False
+    elif api.upper() not in CACHED_APIS and not getopt.UNSET.match(api):
         # an object store or a user-space client: no kernel cache answers
         found.not_judged.append(f'-a {api}: not an API of the client\'s '
                                 f'metadata cache (S4 not judged)')

@@ -24,6 +24,29 @@ CACHED_APIS = {'POSIX', 'MPIIO', 'HDF5', 'NCMPI', 'MMAP', 'AIO'}
 #: kernel's page cache (``pvfs2://mnt/...``, ``daos:``, DDN's ``ime://``)
 USER_SPACE = re.compile(r'^(pvfs2|daos|ime|dfs):', re.IGNORECASE)
 
+#: The I/O interception libraries that send a program's POSIX calls to
+#: a file system in user space, past the kernel's page cache (DAOS's
+#: libioil and libpil4dfs, UnifyFS's, GekkoFS's, Hermes's, CHFS's), as
+#: ``LD_PRELOAD`` names them
+_INTERPOSER = re.compile(r'LD_PRELOAD[= ]\S*?(lib(ioil|pil4dfs|unifyfs|gkfs|'
+                         r'hermes|chfs)\w*)', re.IGNORECASE)
+_INTERPOSED = {'ioil': 'DAOS', 'pil4dfs': 'DAOS', 'unifyfs': 'UnifyFS',
+               'gkfs': 'GekkoFS', 'hermes': 'Hermes', 'chfs': 'CHFS'}
+
+
+def interposed(launch, env):
+    '''(the library, its file system) of an I/O interception library
+    ``LD_PRELOAD`` loads into the program (the launcher's ``-x
+    LD_PRELOAD=...``, a setting before it, the script's export), or
+    None.'''
+    text = ' '.join([*launch.prefix, *(f'{key}={value}' for key, value
+                                       in launch.env.items()),
+                     f'LD_PRELOAD={(env or {}).get("LD_PRELOAD", "")}'])
+    match = _INTERPOSER.search(text)
+    return None if match is None else (match[1],
+                                       _INTERPOSED[match[2].lower()])
+
+
 #: What a path may say of a file system that is not Lustre, or of a
 #: node's own storage (a shared file's stripe is Lustre's question only;
 #: ``$DW_JOB_STRIPED``: a DataWarp allocation, striped by DataWarp)

@@ -28,6 +28,12 @@ from microbench.audit.iorargs import (CACHED_APIS, NOT_LUSTRE, USER_SPACE,
 #: IOR's APIs that write a file through a POSIX file system
 FILE_APIS = ('POSIX', 'MPIIO', 'HDF5', 'NCMPI', 'MMAP', 'AIO')
 
+#: IOR's APIs that write through MPI-IO, which takes ROMIO's hints
+MPI_IO_APIS = ('MPIIO', 'HDF5', 'NCMPI')
+#: ROMIO's stripe count hint as IOR takes it from the environment
+#: (``IOR_HINT__MPI__<hint>``: ``export IOR_HINT__MPI__striping_factor=8``)
+_STRIPING_HINT = 'IOR_HINT__MPI__striping_factor'
+
 #: Storage services reached from user space that acknowledge a write
 #: once their own storage holds it (IOR's APIs, ROMIO's prefixes)
 PERSISTENT = {'DFS', 'DAOS', 'IME', 'PMDK', 'S3', 'S3-4C', 'S3-LIBS3'}
@@ -97,7 +103,8 @@ def judge_stripes(found, given, said, launch, env=None):
                        or (tasks or 2) < 2):
         return      # a shared file of many tasks, on a path that may be
     if getopt.last(given, '--posix.lustre.stripecount') is not None or \
-            'lustrestripecount' in said:
+            'lustrestripecount' in said or (
+                api in MPI_IO_APIS and _STRIPING_HINT in (env or {})):
         return
     if lustre:
         evidence = (f'one shared file (no -F) on {target}, a Lustre path, '

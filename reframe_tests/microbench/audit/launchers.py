@@ -21,7 +21,9 @@ LAUNCHERS = ('srun', 'mpirun', 'mpiexec', 'mpiexec.hydra', 'aprun', 'jsrun',
              # Lustre's test-framework.sh: mpirun with its machine file
              'mpi_run',
              # Flux: flux run (submit, mini run, alloc) [options] program
-             'flux')
+             'flux',
+             # LLNL's lrun (jsrun's wrapper on Sierra and Lassen)
+             'lrun')
 
 #: Flux's commands that start tasks (``flux mini run``: before 0.50)
 _FLUX_COMMANDS = ('run', 'submit', 'alloc', 'batch', 'mini', 'bulksubmit')
@@ -98,9 +100,9 @@ def read(words, i, result, name):
     flavour = {'srun': 'srun', 'aprun': 'aprun', 'jsrun': 'jsrun',
                'mpiexec.hydra': 'hydra', 'orterun': 'openmpi',
                'prun': 'openmpi', 'mpirun_rsh': 'mvapich',
-               'flux': 'flux'}.get(name, 'mpirun')
-    kind = flavour if flavour in ('srun', 'aprun', 'jsrun', 'flux') \
-        else 'mpirun'
+               'flux': 'flux', 'lrun': 'jsrun'}.get(name, 'mpirun')
+    kind = 'lrun' if name == 'lrun' else flavour if flavour in (
+        'srun', 'aprun', 'jsrun', 'flux') else 'mpirun'
     result.launcher, result.flavour = name, flavour
     result.prefix.append(words[i])
     i += 1
@@ -130,7 +132,7 @@ def read(words, i, result, name):
 
 def _attached(kind, option):
     '''Whether a short option carries its value (``-n4``, ``-N2``).'''
-    return (kind in ('srun', 'aprun', 'flux')
+    return (kind in ('srun', 'aprun', 'flux', 'lrun')
             and re.fullmatch(r'-[A-Za-z]\S+', option) is not None
             and not option.startswith('--'))
 
@@ -145,7 +147,7 @@ def _last(said, *names):
 def _read_launcher(kind, said, result):
     '''Nodes, tasks and binding from a launcher's options.'''
     for option in list(said):
-        if kind in ('srun', 'aprun', 'flux') and re.fullmatch(
+        if kind in ('srun', 'aprun', 'flux', 'lrun') and re.fullmatch(
                 r'-[A-Za-z]\S+', option):
             said.setdefault(option[:2], []).append(option[2:])
     if kind == 'srun':
@@ -192,6 +194,10 @@ def _read_launcher(kind, said, result):
             result.binding_words = ['--cc', cc]
     elif kind == 'flux':
         _read_flux(said, result)
+    elif kind == 'lrun':         # lrun -N 2 -T 4: nodes, tasks per node
+        result.nodes = integer(_last(said, '-N', '--nodes'))
+        result.tasks = integer(_last(said, '-n', '--np'))
+        result.per_node = integer(_last(said, '-T', '--tasks_per_node'))
     elif kind == 'jsrun':
         sets = integer(_last(said, '-n', '--nrs'))
         per_set = integer(_last(said, '-a', '--tasks_per_rs')) or 1

@@ -9,19 +9,31 @@ program that prints, looks up or installs its arguments (``echo``,
 import re
 
 from microbench.audit import shellwords
+from microbench.audit.launchers import LAUNCHERS
 
 
 def runs_arguments(name, rest, known):
-    '''Whether a script or a wrapper the input does not define
-    (``./run_guest.sh``, ``remote.sh``, a shell function of another file:
-    ``justcmd runfabtests.sh -vvv ...``) is given a benchmark's command
-    line to run: its first argument a benchmark the audit knows, an
-    option after it (``./build.sh ior`` builds one); a program that
-    prints or looks up its arguments (``echo``, ``which``) runs none.'''
-    return (known is not None and len(rest) > 1
-            and RUNNER.fullmatch(name) is not None
-            and name not in NOT_RUNNERS and not known(name)
-            and known(rest[0].rsplit('/', 1)[-1]) and rest[1].startswith('-'))
+    '''How many words of its own (its options) a script or a wrapper the
+    input does not define takes before the command line it is given to
+    run (``./run_guest.sh fio --rw=write ...``, a shell function of
+    another file: ``justcmd runfabtests.sh -vvv ...``, ``time_json -o
+    FILE mpirun -np 4 ior ...``), or None: that command a benchmark the
+    audit knows with an option after it (``./build.sh ior`` builds one),
+    or a launcher; a program that prints or looks up its arguments
+    (``echo``, ``which``) runs none.'''
+    if known is None or RUNNER.fullmatch(name) is None or \
+            name in NOT_RUNNERS or known(name):
+        return None
+    for at, word in enumerate(rest[:_OPTIONS_BEFORE]):
+        program = word.rsplit('/', 1)[-1]
+        if at + 1 < len(rest) and (program in LAUNCHERS or known(
+                program) and rest[at + 1].startswith('-')):
+            return at if at == 0 or rest[0].startswith('-') else None
+    return None
+
+
+#: The words of its own options a wrapper may take before the command
+_OPTIONS_BEFORE = 6
 
 
 def runs_string(name, rest, known):

@@ -88,6 +88,33 @@ def count(items, env, reader=None, where=None):
     return len(items.split())
 
 
+#: A ``while`` loop that counts (``while [ $i -le $max ]``, ``while ((
+#: i < 25 ))``): its variable, the test, its bound
+_WHILE_COUNT = re.compile(
+    r'^\s*while\s+(?:\[\[?\s+"?\$\{?(\w+)\}?"?\s+-(le|lt)\s+"?([$\w{}]+)"?'
+    r'\s+\]\]?|\(\(\s*\$?(\w+)\s*(<=|<)\s*\$?(\w+)\s*\)\))')
+
+
+def while_count(line, env):
+    '''(its variable, how many times it runs: None if not known) of a
+    ``while`` loop: a counter from the value it holds up to a bound the
+    input sets, one at a time (``i=$((i+1))``, the way such loops go; a
+    loop that doubles its counter goes over fewer, and uses it in the
+    command: a sweep); (None, None) for any other.'''
+    match = _WHILE_COUNT.match(line)
+    if match is None:
+        return None, None
+    variable, test, bound = (match[1], match[2], match[3]) if match[1] \
+        else (match[4], {'<=': 'le', '<': 'lt'}[match[5]], match[6])
+    start = bounds.integer(str(env.get(variable, '')).strip())
+    bound = shellvars.expand(bound if bound.startswith('$') or not
+                             bound.isidentifier() else f'${bound}', env)
+    end = bounds.integer(bound.strip())
+    if start is None or end is None:
+        return variable, None
+    return variable, max(end - start + (test == 'le'), 0)
+
+
 def counted(variable, count, items, command):
     '''Whether a loop over numbers only counts the runs of ``command``
     (``for i in {1..3}; do fio ... -o ../res_host$i``): its variable

@@ -189,9 +189,15 @@ def launch(words, known=None):
             i += command
         elif i + 1 < len(words) and (name, words[i + 1]) in CONTAINERS:
             i = _container(words, i, result)
-        elif runners.runs_arguments(name, words[i + 1:], known):
-            result.prefix.append(word)   # ./run_guest.sh fio --rw=... ...
-            i += 1
+        elif (own := runners.runs_arguments(name, words[i + 1:],
+                                            known)) is not None:
+            # ./run_guest.sh fio --rw=... ...; time_json -o F mpirun ...
+            result.prefix.extend(words[i:i + 1 + own])
+            if own and not result.launcher:
+                # a runner of its own options may start tasks: how many
+                # and where, not said
+                result.launcher, result.flavour = name, 'mpirun'
+            i += 1 + own
         elif (string := runners.runs_string(name, words[i + 1:],
                                             known)) is not None:
             # tp $host "runfabtests.sh -v ...": the string's words

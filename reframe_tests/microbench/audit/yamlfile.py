@@ -16,7 +16,7 @@ import re
 
 import yaml
 
-from microbench.audit import batch, fiojob, words
+from microbench.audit import batch, bounds, fiojob, words
 from microbench.audit.bounds import excerpt
 from microbench.audit.findings import Unreadable, Where
 from microbench.audit.programs import tool_of
@@ -53,9 +53,9 @@ def commands(name, text, reader=None, jobs=None):
         raise Unreadable(f'{name}: YAML nested deeper than PyYAML composes '
                          f'(Python\'s recursion limit)') from None
     out, seen = [], set()
-    stack = [(node, False, 0) for node in reversed(documents)]
+    stack = [(node, False, 0, None) for node in reversed(documents)]
     while stack:
-        node, runs, depth = stack.pop()
+        node, runs, depth, loop = stack.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
@@ -67,13 +67,15 @@ def commands(name, text, reader=None, jobs=None):
             elif runs or _SHEBANG.match(node.value):
                 # a script a ConfigMap holds (``launcher: "#!/bin/bash\n
                 # ..."``) runs where it is mounted
-                out.extend(_commands_of(name, node, reader))
+                out.extend(_looped(_commands_of(name, node, reader), loop))
             elif depth < MAX_NESTED and node.style in ('|', '>'):
                 nested = _nested(node)
                 documents += nested     # kept: ``seen`` holds their ids
-                stack.extend((inner, False, depth + 1) for inner in nested)
+                stack.extend((inner, False, depth + 1, None)
+                             for inner in nested)
         elif isinstance(node, yaml.SequenceNode):
-            stack.extend((item, runs, depth) for item in reversed(node.value))
+            stack.extend((item, runs, depth, loop)
+                         for item in reversed(node.value))
         elif isinstance(node, yaml.MappingNode):
             container = _container(name, node)
             if container is not None:
@@ -83,10 +85,60 @@ def commands(name, text, reader=None, jobs=None):
                 else:
                     out.append(container[0])
                 seen.update(id(n) for n in container[1])
+            loop = ansible_loop(node) or loop
             stack.extend(
-                (value, runs or _runs(key), depth) for key, value in
+                (value, runs or _runs(key), depth, loop) for key, value in
                 reversed(node.value))
     return out
+
+
+def ansible_loop(node):
+    '''(how many times, what says so) of an Ansible task's loop over its
+    command (``with_sequence: count=5``, ``loop:`` or ``with_items:`` a
+    list of N), or None.'''
+    for key, value in node.value:
+        name = str(getattr(key, 'value', ''))
+        if name == 'with_sequence' and isinstance(value, yaml.ScalarNode):
+            count = _SEQUENCE.search(str(value.value))
+            start = _SEQUENCE_START.search(str(value.value))
+            if count:
+                times = bounds.integer(count[1])
+            elif start:
+                first, last = (bounds.integer(start[1]),
+                               bounds.integer(start[2]))
+                times = None if None in (first, last) else \
+                    max(last - first + 1, 0)
+            else:
+                times = None
+            said = f'with_sequence: {value.value}'
+        elif name in ('loop', 'with_items') and \
+                isinstance(value, yaml.SequenceNode):
+            times, said = len(value.value), f'{name}: {len(value.value)} items'
+        else:
+            continue
+        return times, f'the task\'s {excerpt(said)} (line '\
+            f'{key.start_mark.line + 1})'
+    return None
+
+
+#: ``with_sequence``'s count, or its start and end
+_SEQUENCE = re.compile(r'\bcount=(\d+)')
+_SEQUENCE_START = re.compile(r'\bstart=(\d+)\s+end=(\d+)')
+
+
+def _looped(found, loop):
+    '''Commands of a task under its loop: each run the loop's times where
+    it does not use the loop's ``item`` (a sweep where it does).'''
+    if loop is None:
+        return found
+    times, said = loop
+    for command in found:
+        if 'item' in ' '.join(command.words):
+            continue
+        command.repeats = None if times is None or command.repeats is None \
+            else command.repeats * times
+        command.repeats_where = said
+    return found
 
 
 #: How deep a YAML document in a string value is read (an operator's
