@@ -13,9 +13,11 @@ from microbench.audit.findings import Unreadable
 
 
 #: A word that is a variable the input does not set (``$PARAMS``), or a
-#: documentation's placeholder for one (``<mdtest_options>``): it may hold
+#: documentation's placeholder for one (``<mdtest_options>``), or an
+#: array's elements (``"${opts[@]}"``): it may hold
 #: options; passed over, and said by the audit (its name: ``[1]``)
-UNSET = re.compile(r'^(?:\$\{?(?=\w+\}?$)|<(?=\w[\w-]*>$))([\w-]+)[}>]?$')
+UNSET = re.compile(r'^(?:\$\{?(?=\w+\}?$)|<(?=\w[\w-]*>$)|'
+                   r'\$\{(?=\w+\[[@*]\]\}$))([\w-]+)(?:\[[@*]\])?[}>]?$')
 
 
 @dataclass(slots=True)

@@ -6,6 +6,7 @@ reads them: their options, the nodes and tasks they ask, how they bind
 import re
 
 from microbench.audit.bounds import integer
+from microbench.audit.getopt import UNSET
 
 #: A launcher named by a variable the input does not set
 #: (``$io500_mpirun``, ``${MPIRUN}``, ``$SRUN_CMD``, ``$MPI_RUN_CMD``), or
@@ -107,10 +108,13 @@ def read(words, i, result, name):
     result.prefix.append(words[i])
     i += 1
     said = {}
-    while i < len(words) and words[i].startswith('-') and words[i] != '--':
+    while i < len(words) and words[i] != '--' and (
+            words[i].startswith('-') or _options_variable(words, i, kind)):
         option = words[i]
         result.prefix.append(option)
         i += 1
+        if not option.startswith('-'):
+            continue              # ${HOSTS}: options the input leaves
         key, eq, value = option.partition('=')
         if option in _PAIRS.get(kind, ()):
             result.prefix.extend(words[i:i + 2])
@@ -128,6 +132,23 @@ def read(words, i, result, name):
         i += 1
     _read_launcher(kind, said, result)
     return i
+
+
+#: Options of a launcher's kind that follow a variable holding more of
+#: them (``mpiexec ${HOSTS} --map-by node -n 4 ...``)
+_KNOWN = {'mpirun': {'-n', '-np', '--np', '--map-by', '-map-by', '--bind-to',
+                     '-bind-to', '-x', '-ppn', '--hostfile', '-hostfile',
+                     '-f', '-hosts', '-host', '--host', '-H', '--npernode',
+                     '-genv', '-env', '--mca', '-mca'},
+          'srun': {'-N', '-n', '--nodes', '--ntasks', '--ntasks-per-node',
+                   '--cpu-bind', '--mpi', '-c', '--cpus-per-task'}}
+
+
+def _options_variable(words, i, kind):
+    '''Whether ``words[i]``, a variable the input does not set, holds
+    launcher options: the next word is one of the launcher's own.'''
+    return UNSET.match(words[i]) is not None and i + 1 < len(words) and \
+        words[i + 1].partition('=')[0] in _KNOWN.get(kind, ())
 
 
 def _attached(kind, option):

@@ -54,8 +54,9 @@ def tool_of(program):
 #: ``fio:latest``)
 _SUFFIX = re.compile(r'(\.x|\.exe|[-_.]bin|[-_.]v?\d+(\.\d+)*|:\w[\w.-]*)$',
                      re.IGNORECASE)
-#: The parts of a variable's name that say it is no program
-_NOT_PROGRAM = {'dir', 'path', 'home', 'root', 'opts', 'args', 'params',
+#: The parts of a variable's name that say it is no program (a path may
+#: be the program's: ``${IOR_PATH} -a POSIX ...``)
+_NOT_PROGRAM = {'dir', 'home', 'root', 'opts', 'args', 'params',
                 'flags', 'options', 'prefix', 'base', 'src', 'build',
                 'install', 'file', 'files', 'out', 'output', 'log', 'lib',
                 'version', 'ver', 'size', 'ini', 'config', 'seed'}
@@ -68,14 +69,21 @@ _NAMED_BY_VARIABLE = ('ior', 'mdtest', 'fio', 'elbencho')
 _WRAPPER_SCRIPT = re.compile(r'^(?:(?:run|do|start|launch|exec)[-_])?'
                              r'(fio|ior|mdtest|elbencho)'
                              r'(?:[-_](?:run|test|bench|wrapper))?\.(?:sh|bash)$')
+#: A shell function of another file named for the tool it runs with the
+#: tool's options (blktests' ``_fio_perf --bs=4k ...``, ``run_fio
+#: --rw=...``, ``do_fio_run``)
+_WRAPPER_FUNCTION = re.compile(r'^_?(?:(?:run|do|start|launch|exec)_)?'
+                               r'(fio|ior|mdtest|elbencho)'
+                               r'(?:_(?:run|test|bench|wrapper|perf))?$')
 
 
 def canonical(program):
     '''The benchmark a program word names otherwise (a renamed binary, a
     wrapper script named for it, a variable whose name says the tool), or
     None.'''
-    wrapper = _WRAPPER_SCRIPT.match(program)
-    if wrapper:
+    wrapper = _WRAPPER_SCRIPT.match(program) or \
+        _WRAPPER_FUNCTION.match(program)
+    if wrapper and wrapper[0] != wrapper[1]:
         return wrapper[1]
     variable = getopt.UNSET.match(program)
     if variable:
