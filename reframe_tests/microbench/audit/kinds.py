@@ -94,7 +94,8 @@ def _is_makefile(name):
 
 #: Programs of other languages than the shell's, by name or ``#!`` line
 _LANGUAGES = {'.py': 'Python', '.pl': 'Perl', '.pm': 'Perl',
-              '.rb': 'Ruby', '.go': 'Go', '.c': 'C', '.cc': 'C++', '.cpp': 'C++', '.java': 'Java',
+              '.rb': 'Ruby', '.go': 'Go', '.c': 'C', '.cc': 'C++',
+              '.cpp': 'C++', '.java': 'Java',
               '.rs': 'Rust', '.js': 'JavaScript', '.ts': 'TypeScript',
               'python': 'Python', 'perl': 'Perl', 'ruby': 'Ruby',
               'node': 'JavaScript'}
