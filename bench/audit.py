@@ -7,7 +7,7 @@ overall, false alarms on the clean inputs, and no crash on any input.
 
 The corpus (``tests/data/audit/corpus.yaml``; ``--corpus corpus2``: the
 second, gathered apart from the rules, issue 46; ``--corpus corpus3``
-to ``corpus13``: the later ones, each gathered after the rules
+to ``corpus14``: the later ones, each gathered after the rules
 of the one before) holds real public invocations, each labelled by hand
 per pitfall: ``present``, ``absent`` or ``depends``.  The later corpora
 are each split once into a development half and a held-out half
@@ -47,11 +47,11 @@ CORPUS = os.path.join(ROOT, 'tests', 'data', 'audit')
 #: to the sixth (each gathered apart from the rules, split once)
 CORPORA = ('corpus', 'corpus2', 'corpus3', 'corpus4', 'corpus5', 'corpus6',
            'corpus7', 'corpus8', 'corpus9', 'corpus10', 'corpus11',
-           'corpus12', 'corpus13')
+           'corpus12', 'corpus13', 'corpus14')
 #: The split ones
 SPLIT = ('corpus2', 'corpus3', 'corpus4', 'corpus5', 'corpus6', 'corpus7',
          'corpus8', 'corpus9', 'corpus10', 'corpus11', 'corpus12',
-         'corpus13')
+         'corpus13', 'corpus14')
 #: The halves of a split corpus, and both
 SPLITS = ('dev', 'held-out', 'all')
 

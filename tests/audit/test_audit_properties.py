@@ -325,7 +325,7 @@ def probe():
     later = []
     for name in ('corpus3', 'corpus4', 'corpus5', 'corpus6',
                  'corpus7', 'corpus8', 'corpus9', 'corpus10',
-                 'corpus11', 'corpus12', 'corpus13'):
+                 'corpus11', 'corpus12', 'corpus13', 'corpus14'):
         folder = fixtures.path(os.path.join('audit', name))
         with open(f'{folder}.yaml') as fp:
             later += [os.path.join(folder, entry['file'])

@@ -81,8 +81,15 @@ def commands(name, text, initial_env=None, prompt=False, reader=None,
         if errexit is not None:
             flow.errexit = errexit
         where = Where(name, number, line.strip())
+        if stripped == flow.stdin_script:
+            flow.stdin_script = None          # the end of a job's script
+            continue
         document = shellflow.heredoc(stripped)
-        if document:
+        if document and not document[2] and _runs_stdin(
+                stripped, flow.env.view()):
+            # sbatch << EOF: the job script is the document, run as read
+            flow.stdin_script = document[0]
+        elif document:
             flow.read_document(lines, document)
         stripped = shellarrays.gather(stripped, lines)
         if flow.dead_branch(stripped):
@@ -153,6 +160,9 @@ class _Flow:
         self.blocks = []    # 'function', 'if', 'case'
         self.functions = shellflow.Functions()
         self.files = {}
+        #: the terminator of a job script read as the script's own lines
+        #: (``sbatch << EOF``), or None
+        self.stdin_script = None
         self.out = []
         self._brace = False       # a function's head without its {
         self.errexit = False      # set -e: a failing command ends it
@@ -288,6 +298,18 @@ def _for(stripped):
     if do is None:
         return head[1], rest.rstrip(), ''
     return head[1], rest[:do.start()].rstrip(), rest[do.end():]
+
+
+#: Programs that run the script they read on their standard input (a job
+#: script given to ``sbatch << EOF``, a shell's)
+_STDIN_RUNNERS = ('sbatch', 'qsub', 'bsub', 'bash', 'sh', 'ksh', 'zsh')
+
+
+def _runs_stdin(line, env):
+    '''Whether a line gives its here-document to a program that runs it
+    (``sbatch << EOF``, ``$submit << EOF`` with submit="sbatch ...").'''
+    first = shellvars.expand(line, env).split()
+    return bool(first) and words.program_name(first[0]) in _STDIN_RUNNERS
 
 
 #: A Windows console's prompt (``D:\\>``, ``PS C:\\fio>``) and the

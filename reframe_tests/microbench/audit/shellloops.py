@@ -21,7 +21,10 @@ def items_of(items, env, reader=None, where=None):
     items = shellvars.expand(items, env, reader, where).strip()
     if any(c in items for c in '$`*{'):
         return None
-    return items.split()
+    try:          # ("" "-z"): the words the shell makes, quotes removed
+        return shellwords.split(items)
+    except ValueError:
+        return items.split()
 
 
 #: An arithmetic expansion, whose variables need no ``$`` (``$((n*16))``)
