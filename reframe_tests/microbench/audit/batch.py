@@ -301,8 +301,8 @@ def _for(stripped):
 
 
 #: Programs that run the script they read on their standard input (a job
-#: script given to ``sbatch << EOF``, a shell's)
-_STDIN_RUNNERS = ('sbatch', 'qsub', 'bsub', 'bash', 'sh', 'ksh', 'zsh')
+#: script given to ``sbatch << EOF``, a shell's: :data:`.words.SHELLS`)
+_STDIN_RUNNERS = ('sbatch', 'qsub', 'bsub', *words.SHELLS)
 
 
 def _runs_stdin(line, env):

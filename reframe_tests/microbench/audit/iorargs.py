@@ -28,10 +28,10 @@ USER_SPACE = re.compile(r'^(pvfs2|daos|ime|dfs):', re.IGNORECASE)
 #: a file system in user space, past the kernel's page cache (DAOS's
 #: libioil and libpil4dfs, UnifyFS's, GekkoFS's, Hermes's, CHFS's), as
 #: ``LD_PRELOAD`` names them
-_INTERPOSER = re.compile(r'LD_PRELOAD[= ]\S*?(lib(ioil|pil4dfs|unifyfs|gkfs|'
-                         r'hermes|chfs)\w*)', re.IGNORECASE)
 _INTERPOSED = {'ioil': 'DAOS', 'pil4dfs': 'DAOS', 'unifyfs': 'UnifyFS',
                'gkfs': 'GekkoFS', 'hermes': 'Hermes', 'chfs': 'CHFS'}
+_INTERPOSER = re.compile(rf'LD_PRELOAD[= ]\S*?(lib({"|".join(_INTERPOSED)})'
+                         rf'\w*)', re.IGNORECASE)
 
 
 def interposed(launch, env):

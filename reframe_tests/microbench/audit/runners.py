@@ -21,11 +21,10 @@ def runs_arguments(name, rest, known):
     audit knows with an option after it (``./build.sh ior`` builds one),
     or a launcher; a program that prints or looks up its arguments
     (``echo``, ``which``) runs none.'''
-    if known is None or RUNNER.fullmatch(name) is None or \
-            name in NOT_RUNNERS or known(name):
+    if not _runner(name, known):
         return None
     for at, word in enumerate(rest[:_OPTIONS_BEFORE]):
-        program = word.rsplit('/', 1)[-1]
+        program = _name(word)
         if at + 1 < len(rest) and (program in LAUNCHERS or known(
                 program) and rest[at + 1].startswith('-')):
             return at if at == 0 or rest[0].startswith('-') else None
@@ -41,8 +40,7 @@ def runs_string(name, rest, known):
     wrapper the input does not define is given to run (``tp $host
     "runfabtests.sh -v ..."``: a function of another file running it on
     a host), or None: its first word a benchmark, an option after it.'''
-    if known is None or name in NOT_RUNNERS or known(name) or \
-            RUNNER.fullmatch(name) is None:
+    if not _runner(name, known):
         return None
     for before, word in enumerate(rest[:3]):
         if not re.search(r'\s', word.strip()):
@@ -51,11 +49,24 @@ def runs_string(name, rest, known):
             inner = shellwords.split(word)
         except ValueError:
             return None
-        if len(inner) > 1 and known(inner[0].rsplit('/', 1)[-1]) and \
+        if len(inner) > 1 and known(_name(inner[0])) and \
                 inner[1].startswith('-'):
             return before, inner
         return None
     return None
+
+
+def _runner(name, known):
+    '''Whether a program may run what it is given: named as a script or a
+    command is, not a benchmark, not one that prints or installs.'''
+    return known is not None and RUNNER.fullmatch(name) is not None and \
+        name not in NOT_RUNNERS and not known(name)
+
+
+def _name(word):
+    '''The program a word names, without its directory (as
+    :func:`.words.program_name`, which imports this module).'''
+    return word.rsplit('/', 1)[-1]
 
 
 #: A runner's name: a shell script's, or a command's or a shell
@@ -66,10 +77,10 @@ RUNNER = re.compile(r'[\w+-]+|[\w.+-]+\.(?:sh|bash)')
 #: Programs given a benchmark's name that print, look up, install or
 #: build it, never run it
 NOT_RUNNERS = {'echo', 'printf', 'print', 'cat', 'man', 'which', 'type',
-                'whereis', 'grep', 'egrep', 'fgrep', 'sed', 'awk', 'info',
-                'help', 'log', 'logger', 'test', 'alias', 'declare',
-                'local', 'readonly', 'set', 'unset', 'module', 'ml',
-                'spack', 'apt', 'apt-get', 'yum', 'dnf', 'zypper', 'brew',
-                'pip', 'pip3', 'conda', 'git', 'make', 'cmake', 'install',
-                'kill', 'pkill', 'killall', 'pgrep', 'pidof', 'wget',
-                'curl'}
+               'whereis', 'grep', 'egrep', 'fgrep', 'sed', 'awk', 'info',
+               'help', 'log', 'logger', 'test', 'alias', 'declare',
+               'local', 'readonly', 'set', 'unset', 'module', 'ml',
+               'spack', 'apt', 'apt-get', 'yum', 'dnf', 'zypper', 'brew',
+               'pip', 'pip3', 'conda', 'git', 'make', 'cmake', 'install',
+               'kill', 'pkill', 'killall', 'pgrep', 'pidof', 'wget',
+               'curl'}
